@@ -1,0 +1,1 @@
+"""Codecs between file formats and the graph model."""
