@@ -1,0 +1,67 @@
+"""A registry of corpus-level graph metrics, for comparison and meta-evaluation.
+
+Every metric is a function ``(golds, systems, **options) -> MetricResult`` over two
+equally long lists of graphs.  Modules register their metrics with :func:`register`; the
+registry imports the modules listed in ``_MODULES`` on first use, so that importing mrkit
+stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from ..errors import MrkitError
+from ..graph import Graph
+
+
+@dataclass
+class MetricResult:
+    """Scores of one metric on a corpus of (gold, system) pairs."""
+
+    name: str
+    per_pair: list[float]
+    """One score in [0, 1] per pair."""
+    corpus: float
+    """The metric's corpus-level score (micro average for Smatch-like metrics)."""
+    details: dict = field(default_factory=dict)
+
+    @property
+    def macro(self) -> float:
+        return sum(self.per_pair) / len(self.per_pair) if self.per_pair else 1.0
+
+
+MetricFn = Callable[..., MetricResult]
+
+_METRICS: dict[str, MetricFn] = {}
+
+# metric name -> module that registers it
+_MODULES: dict[str, str] = {
+    "smatch": "mrkit.metrics.smatch_metric",
+}
+
+
+def register(name: str) -> Callable[[MetricFn], MetricFn]:
+    def deco(fn: MetricFn) -> MetricFn:
+        _METRICS[name] = fn
+        return fn
+
+    return deco
+
+
+def available() -> list[str]:
+    return list(_MODULES)
+
+
+def get_metric(name: str) -> MetricFn:
+    if name not in _METRICS:
+        module = _MODULES.get(name)
+        if module is None:
+            raise MrkitError(f"unknown metric {name!r}; choose from {', '.join(available())}")
+        importlib.import_module(module)
+    return _METRICS[name]
+
+
+def score(name: str, golds: Sequence[Graph], systems: Sequence[Graph], **options) -> MetricResult:
+    return get_metric(name)(golds, systems, **options)
