@@ -90,10 +90,10 @@ def _tree_to_graph(tree: penman.Tree, index: int, file: str | None, line: int) -
             role, role_align = _split_alignment(role)
             role = role[1:] if role.startswith(":") else role
             if isinstance(target, tuple):
-                child = visit(target)
-                e = g.add_edge(var, child, role)
+                e = g.add_edge(var, target[0], role)  # edges in written order
                 if role_align is not None:
                     e.extra["alignment"] = role_align
+                visit(target)
                 continue
             if target is None:
                 raise InputError(f"role :{role} of {var!r} has no value", file, line, gid)
