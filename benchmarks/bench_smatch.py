@@ -77,13 +77,13 @@ def smatch_run(py: str, gold: str, system: str, timeout: float) -> dict:
 
 def smatchpp_run(py: str, gold: str, system: str, timeout: float) -> dict:
     wall, out, ok = run([py, "-m", "smatchpp", "-a", system, "-b", gold, "-solver", "ilp",
-                         "-graph_type", "generic", "-output_format", "json"], timeout)
+                         "-graph_type", "generic", "-score_type", "micro", "-output_format", "json"],
+                        timeout)
     f1 = cert = None
     if ok:
-        m = re.search(r'"F1":\s*\{[^}]*"result":\s*([0-9.]+)', out) or re.search(r"F1[^0-9]*([0-9.]+)", out)
+        m = re.search(r'"F1":\s*\{\s*"result":\s*([0-9.]+)', out)
         if m:
-            f1 = float(m.group(1))
-            f1 = f1 / 100 if f1 > 1 else f1
+            f1 = float(m.group(1)) / 100  # smatchpp prints percentages with 2 decimals
         n = re.search(r"do not have ensured optimal solution:\s*(\d+)", out)
         total = sum(1 for _ in re.finditer(r"^\(", Path(gold).read_text(), re.M))
         if n and total:
