@@ -28,7 +28,7 @@ class Property(NamedTuple):
     quoted: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class Anchor:
     """A character span ``[start, end)`` of the input text."""
 
@@ -36,7 +36,7 @@ class Anchor:
     end: int
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     id: str
     label: str | None = None
@@ -51,7 +51,7 @@ class Node:
         return [p.value for p in self.properties if p.key == key]
 
 
-@dataclass
+@dataclass(slots=True)
 class Edge:
     source: str
     target: str

@@ -218,51 +218,70 @@ static double climb_once(const prob_t *P, int32_t *m, int32_t *owner, double sco
     }
 }
 
-/* climb(U, allowed, useful, esrc, etgt, elab, inc_ptr, inc_edge, bptr, blab, btgt,
- *       nA, nB, nE, mapping, restarts, seed, target) -> (score, evaluations, restarts_used)
+/* climb(U, allowed, useful, a_src, a_tgt, a_lab, b_src, b_tgt, b_lab,
+ *       nA, nB, nEa, nEb, mapping, restarts, seed, target) -> (score, evaluations, restarts_used)
  * mapping holds the start and receives the best mapping found. */
 static PyObject *k_climb(PyObject *self, PyObject *args) {
-    PyObject *o[12];
-    int nA, nB, nE, restarts;
+    PyObject *o[10];
+    int nA, nB, nE, nEb, restarts;
     unsigned long long seed;
     double target;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOiiiOiKd", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
-                          &o[6], &o[7], &o[8], &o[9], &o[10], &nA, &nB, &nE, &o[11], &restarts,
-                          &seed, &target))
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOiiiiOiKd", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
+                          &o[6], &o[7], &o[8], &nA, &nB, &nE, &nEb, &o[9], &restarts, &seed, &target))
         return NULL;
-    Py_buffer b[12];
-    int nb = 0;
-    Py_ssize_t nBE = 0;
-    /* sizes: bptr has nB+1 entries; blab/btgt have bptr[nB] entries */
-    Py_ssize_t sizes[12] = {(Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB,
-                            nE, nE, nE, nA + 1, -1, nB + 1, -1, -1, nA};
-    Py_ssize_t isz[12] = {8, 1, 1, 4, 4, 4, 4, 4, 4, 4, 4, 4};
-    const char *names[12] = {"U", "allowed", "useful", "esrc", "etgt", "elab", "inc_ptr",
-                             "inc_edge", "bptr", "blab", "btgt", "mapping"};
-    for (nb = 0; nb < 12; nb++) {
-        Py_ssize_t cnt = sizes[nb];
-        if (nb == 7) cnt = ((int32_t *)b[6].buf)[nA];
-        if (nb == 9 || nb == 10) cnt = nBE;
-        if (get_buf(o[nb], &b[nb], isz[nb], cnt, nb == 11, names[nb]) < 0) goto fail;
-        if (nb == 8) nBE = ((int32_t *)b[8].buf)[nB];
-    }
-    prob_t P = {nA, nB, b[0].buf, b[1].buf, b[2].buf, b[3].buf, b[4].buf, b[5].buf,
-                b[6].buf, b[7].buf, b[8].buf, b[9].buf, b[10].buf};
-    int32_t *mapping = b[11].buf;
+    Py_buffer b[10];
+    Py_ssize_t sizes[10] = {(Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB,
+                            nE, nE, nE, nEb, nEb, nEb, nA};
+    Py_ssize_t isz[10] = {8, 1, 1, 4, 4, 4, 4, 4, 4, 4};
+    const char *names[10] = {"U", "allowed", "useful", "a_src", "a_tgt", "a_lab",
+                             "b_src", "b_tgt", "b_lab", "mapping"};
+    int nb;
+    for (nb = 0; nb < 10; nb++)
+        if (get_buf(o[nb], &b[nb], isz[nb], sizes[nb], nb == 9, names[nb]) < 0) {
+            for (int k = 0; k < nb; k++) PyBuffer_Release(&b[k]);
+            return NULL;
+        }
+    const int32_t *as = b[3].buf, *at = b[4].buf, *bs = b[6].buf, *bt = b[7].buf, *bl = b[8].buf;
+    int32_t *mapping = b[9].buf;
+    /* CSR: gold node -> incident gold edges (a loop once); system node -> outgoing edges */
+    int32_t *inc_ptr = calloc((size_t)nA + 2, sizeof(int32_t));
+    int32_t *inc_edge = malloc(sizeof(int32_t) * ((size_t)2 * nE + 1));
+    int32_t *bptr = calloc((size_t)nB + 2, sizeof(int32_t));
+    int32_t *blab = malloc(sizeof(int32_t) * ((size_t)nEb + 1));
+    int32_t *btgt = malloc(sizeof(int32_t) * ((size_t)nEb + 1));
     int32_t *m = malloc(sizeof(int32_t) * (size_t)(nA + 1));
     int32_t *owner = malloc(sizeof(int32_t) * (size_t)(nB + 1));
     int32_t *order = malloc(sizeof(int32_t) * (size_t)(nA + 1));
     int32_t *cand = malloc(sizeof(int32_t) * (size_t)(nB + 1));
-    if (!m || !owner || !order || !cand) {
+    if (!inc_ptr || !inc_edge || !bptr || !blab || !btgt || !m || !owner || !order || !cand) {
+        free(inc_ptr); free(inc_edge); free(bptr); free(blab); free(btgt);
         free(m); free(owner); free(order); free(cand);
-        PyErr_NoMemory();
-        goto fail;
+        for (int k = 0; k < 10; k++) PyBuffer_Release(&b[k]);
+        return PyErr_NoMemory();
     }
     long evals = 0;
     int used = 0;
     double best;
-    rng_t rng = {seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL};
     Py_BEGIN_ALLOW_THREADS
+    for (int e = 0; e < nE; e++) {
+        inc_ptr[as[e] + 2]++;
+        if (at[e] != as[e]) inc_ptr[at[e] + 2]++;
+    }
+    for (int i = 0; i < nA; i++) inc_ptr[i + 2] += inc_ptr[i + 1];
+    for (int e = 0; e < nE; e++) {
+        inc_edge[inc_ptr[as[e] + 1]++] = e;
+        if (at[e] != as[e]) inc_edge[inc_ptr[at[e] + 1]++] = e;
+    }
+    for (int e = 0; e < nEb; e++) bptr[bs[e] + 2]++;
+    for (int j = 0; j < nB; j++) bptr[j + 2] += bptr[j + 1];
+    for (int e = 0; e < nEb; e++) {
+        int k = bptr[bs[e] + 1]++;
+        blab[k] = bl[e];
+        btgt[k] = bt[e];
+    }
+    prob_t P = {nA, nB, b[0].buf, b[1].buf, b[2].buf, as, at, b[5].buf,
+                inc_ptr, inc_edge, bptr, blab, btgt};
+    rng_t rng = {seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL};
     /* start: the given mapping, cleaned of disallowed pairs and collisions */
     for (int j = 0; j < nB; j++) owner[j] = -1;
     for (int i = 0; i < nA; i++) {
@@ -291,17 +310,97 @@ static PyObject *k_climb(PyObject *self, PyObject *args) {
         if (s > best + 1e-9) { best = s; memcpy(mapping, m, sizeof(int32_t) * (size_t)nA); }
     }
     Py_END_ALLOW_THREADS
+    free(inc_ptr); free(inc_edge); free(bptr); free(blab); free(btgt);
     free(m); free(owner); free(order); free(cand);
-    for (int k = 0; k < 12; k++) PyBuffer_Release(&b[k]);
+    for (int k = 0; k < 10; k++) PyBuffer_Release(&b[k]);
     return Py_BuildValue("dli", best, evals, used);
-fail:
-    for (int k = 0; k < nb; k++) PyBuffer_Release(&b[k]);
-    return NULL;
+}
+
+/* weights(U, allowed, a_src, a_tgt, a_lab, b_src, b_tgt, b_lab, nA, nB, nEa, nEb, nL, w, useful)
+ * Assignment-bound weights w[i, j] = U[i, j] + 1/2 sum over labels and directions of
+ * min(degree of i, degree of j), zero where not allowed; useful[i, j] = allowed and
+ * (U > 0 or some label/direction shared).  Returns the trivial edge bound
+ * sum_l min(#gold edges with l, #system edges with l). */
+static PyObject *k_weights(PyObject *self, PyObject *args) {
+    PyObject *o[10];
+    int nA, nB, nEa, nEb, nL;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOiiiiiOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
+                          &o[7], &nA, &nB, &nEa, &nEb, &nL, &o[8], &o[9]))
+        return NULL;
+    Py_buffer b[10];
+    Py_ssize_t cnt[10] = {(Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB, nEa, nEa, nEa, nEb, nEb, nEb,
+                          (Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB};
+    Py_ssize_t isz[10] = {8, 1, 4, 4, 4, 4, 4, 4, 8, 1};
+    const char *names[10] = {"U", "allowed", "a_src", "a_tgt", "a_lab", "b_src", "b_tgt", "b_lab", "w", "useful"};
+    int nb;
+    for (nb = 0; nb < 10; nb++)
+        if (get_buf(o[nb], &b[nb], isz[nb], cnt[nb], nb >= 8, names[nb]) < 0) {
+            for (int k = 0; k < nb; k++) PyBuffer_Release(&b[k]);
+            return NULL;
+        }
+    const double *U = b[0].buf;
+    const uint8_t *allowed = b[1].buf;
+    const int32_t *as = b[2].buf, *at = b[3].buf, *al = b[4].buf;
+    const int32_t *bs = b[5].buf, *bt = b[6].buf, *bl = b[7].buf;
+    double *w = b[8].buf;
+    uint8_t *useful = b[9].buf;
+    long edge_bound = 0;
+    int L2 = 2 * (nL > 0 ? nL : 1);
+    int32_t *da = calloc((size_t)nA * L2 + 1, sizeof(int32_t));
+    int32_t *db = calloc((size_t)nB * L2 + 1, sizeof(int32_t));
+    int32_t *ca = calloc((size_t)L2 + 1, sizeof(int32_t));
+    int32_t *cb = calloc((size_t)L2 + 1, sizeof(int32_t));
+    /* per gold node: the (slot, count) pairs it has, to skip empty slots */
+    int32_t *alist = malloc(sizeof(int32_t) * ((size_t)2 * nEa + 1));
+    int32_t *aptr = calloc((size_t)nA + 1, sizeof(int32_t));
+    if (!da || !db || !ca || !cb || !alist || !aptr) {
+        free(da); free(db); free(ca); free(cb); free(alist); free(aptr);
+        for (int k = 0; k < 10; k++) PyBuffer_Release(&b[k]);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (int e = 0; e < nEa; e++) {
+        da[(size_t)as[e] * L2 + 2 * al[e]]++;
+        da[(size_t)at[e] * L2 + 2 * al[e] + 1]++;
+        ca[al[e]]++;
+    }
+    for (int e = 0; e < nEb; e++) {
+        db[(size_t)bs[e] * L2 + 2 * bl[e]]++;
+        db[(size_t)bt[e] * L2 + 2 * bl[e] + 1]++;
+        cb[bl[e]]++;
+    }
+    for (int l = 0; l < nL; l++) edge_bound += ca[l] < cb[l] ? ca[l] : cb[l];
+    int na = 0;
+    for (int i = 0; i < nA; i++) {
+        aptr[i] = na;
+        for (int k = 0; k < L2; k++)
+            if (da[(size_t)i * L2 + k]) alist[na++] = k;
+    }
+    aptr[nA] = na;
+    for (int i = 0; i < nA; i++) {
+        for (int j = 0; j < nB; j++) {
+            size_t ij = (size_t)i * nB + j;
+            if (!allowed[ij]) { w[ij] = 0.0; useful[ij] = 0; continue; }
+            double s = 0.0;
+            for (int t = aptr[i]; t < aptr[i + 1]; t++) {
+                int k = alist[t];
+                int x = da[(size_t)i * L2 + k], y = db[(size_t)j * L2 + k];
+                s += x < y ? x : y;
+            }
+            w[ij] = U[ij] + 0.5 * s;
+            useful[ij] = (U[ij] > 0.0 || s > 0.0) ? 1 : 0;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    free(da); free(db); free(ca); free(cb); free(alist); free(aptr);
+    for (int k = 0; k < 10; k++) PyBuffer_Release(&b[k]);
+    return PyLong_FromLong(edge_bound);
 }
 
 static PyMethodDef methods[] = {
     {"lsa", k_lsa, METH_VARARGS, "lsa(weights, n, m, out) -> total: maximum-weight assignment"},
     {"climb", k_climb, METH_VARARGS, "hill-climbing with restarts over one-to-one mappings"},
+    {"weights", k_weights, METH_VARARGS, "assignment-bound weights, useful pairs, trivial edge bound"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_kernel",

@@ -62,12 +62,9 @@ class Alignment:
 
 def _climb(p: Problem, start: np.ndarray, restarts: int, seed: int, target: float) -> tuple[np.ndarray, float]:
     mapping = np.ascontiguousarray(start, dtype=np.int32).copy()
-    ea = p.a_edges
     score, _evals, _used = _kernel.climb(
-        p.U, p.allowed, p.useful,
-        np.ascontiguousarray(ea[:, 0]), np.ascontiguousarray(ea[:, 1]), np.ascontiguousarray(ea[:, 2]),
-        p.inc_ptr, p.inc_edge, p.b_ptr, p.b_lab, p.b_tgt,
-        p.n_a, p.n_b, len(ea), mapping, restarts, seed & 0xFFFFFFFFFFFFFFFF, target,
+        p.U, p.allowed, p.useful, *p.edge_columns(), p.n_a, p.n_b, len(p.a_edges), len(p.b_edges),
+        mapping, restarts, seed & 0xFFFFFFFFFFFFFFFF, target,
     )
     return mapping, float(score)
 

@@ -25,6 +25,8 @@ from typing import Hashable, Sequence
 
 import numpy as np
 
+from . import _kernel
+
 
 @dataclass
 class Features:
@@ -58,11 +60,18 @@ class Problem:
     """True when every score is an integer (bounds can be rounded down)."""
 
     # derived, filled by build_problem
-    inc_ptr: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
-    inc_edge: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
-    b_ptr: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
-    b_lab: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
-    b_tgt: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    weights: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    """Assignment-bound weights (see :mod:`mrkit.align.bounds`)."""
+    edge_bound: float = 0.0
+    """Per-label multiset intersection of the two edge lists."""
+    _columns: list | None = field(default=None, repr=False)
+
+    def edge_columns(self) -> list[np.ndarray]:
+        """Contiguous (source, target, label) columns of the gold, then the system edges."""
+        if self._columns is None:
+            self._columns = [np.ascontiguousarray(e[:, k]) for e in (self.a_edges, self.b_edges)
+                             for k in (0, 1, 2)]
+        return self._columns
 
     def score(self, mapping: np.ndarray) -> float:
         """Objective value of a mapping (array of system indices, -1 = unmapped)."""
@@ -100,13 +109,6 @@ def unary_matrix(a: Sequence[Counter], b: Sequence[Counter]) -> np.ndarray:
     return U
 
 
-def _degree_matrix(edges: np.ndarray, n: int, n_labels: int, col: int) -> np.ndarray:
-    D = np.zeros((n, n_labels), dtype=np.float64)
-    if len(edges):
-        np.add.at(D, (edges[:, col], edges[:, 2]), 1.0)
-    return D
-
-
 def build_problem(
     a: Features,
     b: Features,
@@ -121,44 +123,26 @@ def build_problem(
     vocab: dict = {}
     ea = _edge_arrays(a.edges, vocab)
     eb = _edge_arrays(b.edges, vocab)
-    U = unary_matrix(a.unary, b.unary) if unary is None else np.array(unary, dtype=np.float64)
+    if unary is None:
+        U = unary_matrix(a.unary, b.unary)
+        integral = True
+    else:
+        U = np.array(unary, dtype=np.float64)
+        integral = bool(np.all(U == np.round(U)))
     if U.shape != (a.n, b.n):
         raise ValueError(f"unary matrix has shape {U.shape}, expected {(a.n, b.n)}")
     if allowed is None:
         allow = np.ones((a.n, b.n), dtype=np.uint8)
     else:
         allow = np.ascontiguousarray(allowed, dtype=np.uint8)
-    L = len(vocab)
-    # edge compatibility: i and j share an outgoing or an incoming label
-    compat = np.zeros((a.n, b.n), dtype=bool)
-    if L and len(ea) and len(eb):
-        for col in (0, 1):
-            Da = _degree_matrix(ea, a.n, L, col) > 0
-            Db = _degree_matrix(eb, b.n, L, col) > 0
-            compat |= (Da.astype(np.float32) @ Db.T.astype(np.float32)) > 0
-    U = np.where(allow.astype(bool), U, 0.0)
-    useful = (allow.astype(bool) & ((U > 0) | compat)).astype(np.uint8)
-    integral = bool(np.all(U == np.round(U)))
-    p = Problem(a.n, b.n, np.ascontiguousarray(U), allow, useful, ea, eb, integral)
-    _index(p)
+        if allow.shape != (a.n, b.n):
+            raise ValueError(f"candidate matrix has shape {allow.shape}, expected {(a.n, b.n)}")
+        U = np.where(allow > 0, U, 0.0)
+    U = np.ascontiguousarray(U)
+    w = np.empty((a.n, b.n), dtype=np.float64)
+    useful = np.empty((a.n, b.n), dtype=np.uint8)
+    p = Problem(a.n, b.n, U, allow, useful, ea, eb, integral)
+    edge_bound = _kernel.weights(U, allow, *p.edge_columns(), a.n, b.n, len(ea), len(eb), len(vocab),
+                                 w, useful)
+    p.weights, p.edge_bound = w, float(edge_bound)
     return p
-
-
-def _index(p: Problem) -> None:
-    """CSR structures for the kernel: gold incident edges, system outgoing edges."""
-    ea, eb = p.a_edges, p.b_edges
-    pairs = [(int(s), k) for k, (s, t, _) in enumerate(ea)]
-    pairs += [(int(t), k) for k, (s, t, _) in enumerate(ea) if t != s]
-    pairs.sort()
-    p.inc_ptr = np.zeros(p.n_a + 1, dtype=np.int32)
-    for node, _ in pairs:
-        p.inc_ptr[node + 1] += 1
-    np.cumsum(p.inc_ptr, out=p.inc_ptr)
-    p.inc_edge = np.array([k for _, k in pairs], dtype=np.int32)
-    order = np.argsort(eb[:, 0], kind="stable") if len(eb) else np.zeros(0, dtype=np.int64)
-    p.b_ptr = np.zeros(p.n_b + 1, dtype=np.int32)
-    if len(eb):
-        np.add.at(p.b_ptr, eb[:, 0] + 1, 1)
-    np.cumsum(p.b_ptr, out=p.b_ptr)
-    p.b_lab = np.ascontiguousarray(eb[order, 2], dtype=np.int32)
-    p.b_tgt = np.ascontiguousarray(eb[order, 1], dtype=np.int32)

@@ -22,12 +22,14 @@ import penman
 from penman.exceptions import DecodeError, PenmanError
 
 from ..errors import InputError
-from ..graph import Edge, Graph, Property
+from ..graph import Edge, Graph, Node, Property
 
 _ALIGN = re.compile(r"~(?:[a-zA-Z]+\.?)?(\d+(?:,\d+)*)$")
 
 
 def _split_alignment(token: str) -> tuple[str, list[int] | None]:
+    if "~" not in token:
+        return token, None
     m = _ALIGN.search(token)
     if not m:
         return token, None
@@ -37,7 +39,7 @@ def _split_alignment(token: str) -> tuple[str, list[int] | None]:
 def _unquote(token: str) -> tuple[str, bool]:
     if len(token) >= 2 and token[0] == '"' and token[-1] == '"':
         body = token[1:-1]
-        return re.sub(r'\\(.)', r"\1", body), True
+        return (re.sub(r'\\(.)', r"\1", body) if "\\" in body else body), True
     return token, False
 
 
@@ -76,21 +78,27 @@ def _tree_to_graph(tree: penman.Tree, index: int, file: str | None, line: int) -
             if isinstance(target, tuple):
                 stack.append(target)
 
+    nodes = g.nodes
+    edges = g.edges
+
     def visit(node: tuple) -> str:
         var, branches = node
         label = None
         props: list[Property] = []
-        n = g.add_node(var)
+        n = Node(var)
+        nodes[var] = n
         for role, target in branches:
             if role == "/":
-                label, align = _split_alignment(target) if target is not None else (None, None)
-                if align is not None:
-                    n.extra["alignment"] = align
+                if target is not None:
+                    label, align = _split_alignment(target)
+                    if align is not None:
+                        n.extra["alignment"] = align
                 continue
             role, role_align = _split_alignment(role)
-            role = role[1:] if role.startswith(":") else role
-            if isinstance(target, tuple):
-                e = g.add_edge(var, target[0], role)  # edges in written order
+            role = role[1:] if role[:1] == ":" else role
+            if type(target) is tuple:
+                e = Edge(var, target[0], role)  # edges in written order
+                edges.append(e)
                 if role_align is not None:
                     e.extra["alignment"] = role_align
                 visit(target)
@@ -100,7 +108,8 @@ def _tree_to_graph(tree: penman.Tree, index: int, file: str | None, line: int) -
             value, align = _split_alignment(target)
             text, quoted = _unquote(value)
             if not quoted and text in variables:
-                e = g.add_edge(var, text, role)
+                e = Edge(var, text, role)
+                edges.append(e)
                 if role_align is not None:
                     e.extra["alignment"] = role_align
             else:
@@ -167,12 +176,19 @@ def _block_id(block: str) -> str | None:
 
 
 def read_penman(source: str | os.PathLike | IO[str]) -> list[Graph]:
-    return list(iter_penman(source))
+    """Read all graphs of a PENMAN file."""
+    from ..io import gc_paused
+
+    with gc_paused():
+        return list(iter_penman(source))
 
 
 def loads(text: str, name: str = "<string>") -> list[Graph]:
     """Parse PENMAN text into graphs."""
-    return list(_iter_lines(io.StringIO(text), name))
+    from ..io import gc_paused
+
+    with gc_paused():
+        return list(_iter_lines(io.StringIO(text), name))
 
 
 # ---------------------------------------------------------------------------- writing

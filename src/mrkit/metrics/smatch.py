@@ -24,6 +24,7 @@ from ..align import AlignConfig, Alignment, Features, align, build_problem
 from ..amr import NON_INVERTED_OF, Triples, triples
 from ..errors import InputError
 from ..graph import Graph
+from ..io import gc_paused
 
 
 def prf(matched: float, gold: float, system: float) -> tuple[float, float, float]:
@@ -205,10 +206,11 @@ def smatch_corpus(
                 if progress:
                     progress(len(chunk))
     else:
-        for k, g, s in items:
-            results.append(smatch_pair(g, s, config, k, keep))
-            if progress:
-                progress(1)
+        with gc_paused():
+            for k, g, s in items:
+                results.append(smatch_pair(g, s, config, k, keep))
+                if progress:
+                    progress(1)
     ci = None
     if bootstrap:
         from ..stats import bootstrap_prf
