@@ -79,3 +79,21 @@ def test_malformed_graph_in_subprocess(files, tmp_path):
 def test_missing_arguments(capsys):
     assert main(["smatch", "only-one.amr"]) == 2
     assert "give GOLD and SYSTEM" in capsys.readouterr().err
+
+
+def test_parallel_equals_serial_and_reports_errors(tmp_path):
+    from mrkit.metrics.smatch import smatch_files
+
+    gold, system = tmp_path / "g.amr", tmp_path / "s.amr"
+    gold.write_text("\n\n".join(f"(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-0{k % 3}))" for k in range(60)))
+    system.write_text("\n\n".join(f"(x / want-01 :ARG0 (y / girl) :ARG1 (z / go-0{k % 2}))" for k in range(60)))
+    serial = smatch_files(str(gold), str(system), workers=1)
+    parallel = smatch_files(str(gold), str(system), workers=2)
+    assert [(p.id, p.matched, p.gold, p.system) for p in serial.pairs] == \
+        [(p.id, p.matched, p.gold, p.system) for p in parallel.pairs]
+    assert serial.pairs[0].id == "1" and serial.f1 == parallel.f1
+    system.write_text(system.read_text() + "\n\n(a / b :ARG0 (c / d)\n")
+    from mrkit.errors import InputError
+
+    with pytest.raises(InputError, match=r"s.amr:\d+, graph 61: malformed PENMAN"):
+        smatch_files(str(gold), str(system), workers=2)

@@ -23,6 +23,9 @@ class InputError(MrkitError):
         self.detail = message
         super().__init__(self._format())
 
+    def __reduce__(self):  # survive the trip back from a worker process
+        return (type(self), (self.detail, self.file, self.line, self.graph))
+
     def _format(self) -> str:
         where = ""
         if self.file:

@@ -22,8 +22,9 @@ def add_engine_options(p) -> None:
                    help="never run the ILP; pairs not certified by the bound report their upper bound")
     g.add_argument("--time-limit", type=float, default=10.0,
                    help="ILP seconds per pair before reporting the best score and its bound (default 10)")
-    g.add_argument("-j", "--workers", type=int, default=1,
-                   help="worker processes (0 = all cores; default 1)")
+    g.add_argument("-j", "--workers", type=int, default=0,
+                   help="worker processes (default 0: all cores for inputs of 1,000 pairs or more, "
+                        "else one); results do not depend on it")
 
 
 def engine_config(args) -> AlignConfig:

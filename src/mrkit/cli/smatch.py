@@ -35,7 +35,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from ..metrics.smatch import example_paths, read_pairs, smatch_corpus
+    from ..codecs.penman import read_blocks
+    from ..metrics.smatch import example_paths, smatch_files
 
     if args.example:
         gold, system = example_paths()
@@ -45,10 +46,9 @@ def run(args) -> int:
         gold, system = args.gold, args.system
     else:
         raise MrkitError("give GOLD and SYSTEM files (or -f GOLD SYSTEM, or --example)")
-    golds, systems = read_pairs(gold, system)
-    with progress_bar(len(golds), "smatch") as tick:
-        result = smatch_corpus(golds, systems, engine_config(args), workers=args.workers,
-                               progress=tick, bootstrap=args.bootstrap)
+    with progress_bar(len(read_blocks(gold)), "smatch") as tick:
+        result = smatch_files(gold, system, engine_config(args), workers=args.workers,
+                              progress=tick, bootstrap=args.bootstrap)
     if args.json:
         emit(to_json({"gold": gold, "system": system, **result.to_dict(per_pair=args.per_pair)}), args.output)
         return 0

@@ -144,30 +144,50 @@ def _iter_lines(lines: Iterable[str], label: str) -> Iterator[Graph]:
     index = 0
     try:
         for start, block in _blocks(lines):
-            content = [(k, ln) for k, ln in enumerate(block.splitlines())
-                       if ln.strip() and not ln.lstrip().startswith("#")]
-            if not content:
-                continue  # comment-only block (release header)
-            if not content[0][1].lstrip().startswith("("):
-                raise InputError(f"expected a PENMAN graph starting with '(' but found "
-                                 f"{content[0][1].strip()[:40]!r}", label, start + content[0][0],
-                                 _block_id(block) or str(index + 1))
-            try:
-                trees = list(penman.iterparse(block))
-            except DecodeError as exc:
-                line = start + (exc.lineno or 1) - 1
-                gid = _block_id(block) or str(index + 1)
-                raise InputError(f"malformed PENMAN: {exc.message}", label, line, gid) from None
-            except PenmanError as exc:
-                raise InputError(f"malformed PENMAN: {exc}", label, start, _block_id(block)) from None
-            if not trees:
-                raise InputError("no PENMAN graph could be read from this block", label, start,
-                                 _block_id(block) or str(index + 1))
-            for tree in trees:
-                index += 1
-                yield _tree_to_graph(tree, index, label, start)
+            graphs = parse_block(start, block, label, index)
+            index += len(graphs)
+            yield from graphs
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 text ({exc.reason})", label) from None
+
+
+def parse_block(start: int, block: str, label: str, index: int) -> list[Graph]:
+    """Parse one blank-line separated block that starts at line ``start`` of file ``label``.
+
+    ``index`` is the number of graphs before this block (graphs without ``# ::id`` are
+    numbered from 1 in file order).  Comment-only blocks give no graph.
+    """
+    content = [(k, ln) for k, ln in enumerate(block.splitlines())
+               if ln.strip() and not ln.lstrip().startswith("#")]
+    if not content:
+        return []  # comment-only block (release header)
+    if not content[0][1].lstrip().startswith("("):
+        raise InputError(f"expected a PENMAN graph starting with '(' but found "
+                         f"{content[0][1].strip()[:40]!r}", label, start + content[0][0],
+                         _block_id(block) or str(index + 1))
+    try:
+        trees = list(penman.iterparse(block))
+    except DecodeError as exc:
+        line = start + (exc.lineno or 1) - 1
+        gid = _block_id(block) or str(index + 1)
+        raise InputError(f"malformed PENMAN: {exc.message}", label, line, gid) from None
+    except PenmanError as exc:
+        raise InputError(f"malformed PENMAN: {exc}", label, start, _block_id(block)) from None
+    if not trees:
+        raise InputError("no PENMAN graph could be read from this block", label, start,
+                         _block_id(block) or str(index + 1))
+    return [_tree_to_graph(tree, index + k + 1, label, start) for k, tree in enumerate(trees)]
+
+
+def read_blocks(path: str | os.PathLike) -> list[tuple[int, str]]:
+    """The (first line, text) blocks of a PENMAN file, for parsing in parallel."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return list(_blocks(fh))
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason})", str(path)) from None
 
 
 def _block_id(block: str) -> str | None:

@@ -16,7 +16,7 @@ import os
 import sys
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -156,21 +156,83 @@ def align_triples(ta: Triples, tb: Triples, config: AlignConfig = AlignConfig(),
     return align(build_problem(smatch_features(ta), smatch_features(tb), allowed), config)
 
 
+def _pair_score(index: int, gid: str | None, ta: Triples, tb: Triples, config: AlignConfig) -> PairScore:
+    res = align_triples(ta, tb, config)
+    mapping = {ta.variables[i]: (tb.variables[j] if j >= 0 else None) for i, j in enumerate(res.mapping)}
+    return PairScore(index, gid, res.score, len(ta), len(tb), res.certified, res.bound, res.method, mapping)
+
+
 def smatch_pair(gold: Graph, system: Graph, config: AlignConfig = AlignConfig(),
                 index: int = 0, keep: frozenset[str] = NON_INVERTED_OF) -> PairScore:
     """Smatch of one pair of graphs."""
-    ta, tb = triples(gold, keep), triples(system, keep)
-    res = align_triples(ta, tb, config)
-    mapping = {ta.variables[i]: (tb.variables[j] if j >= 0 else None) for i, j in enumerate(res.mapping)}
-    return PairScore(index, gold.id, res.score, len(ta), len(tb), res.certified,
-                     res.bound, res.method, mapping)
+    return _pair_score(index, gold.id, triples(gold, keep), triples(system, keep), config)
 
 
 # ------------------------------------------------------------------ corpus
 
-def _score_chunk(args: tuple) -> list[PairScore]:
-    pairs, config, keep = args
-    return [smatch_pair(g, s, config, k, keep) for k, g, s in pairs]
+Item = tuple[int, "str | None", Triples, Triples]
+
+PARALLEL_MIN_PAIRS = 1000
+"""With ``workers=0`` (auto), corpora smaller than this are scored in one process."""
+
+
+def _score_chunk(args: tuple[list[Item], AlignConfig]) -> list[PairScore]:
+    items, config = args
+    with gc_paused():
+        return [_pair_score(k, gid, ta, tb, config) for k, gid, ta, tb in items]
+
+
+def _resolve_workers(workers: int, n: int) -> int:
+    if workers == 0:
+        return (os.cpu_count() or 1) if n >= PARALLEL_MIN_PAIRS else 1
+    return max(1, workers)
+
+
+def _pool(workers: int):
+    import multiprocessing as mp
+
+    return mp.get_context("fork" if sys.platform != "win32" else "spawn").Pool(workers)
+
+
+def score_items(items: Sequence[Item], config: AlignConfig = AlignConfig(), workers: int = 1,
+                progress: Callable[[int], None] | None = None, pool=None) -> list[PairScore]:
+    """Score (index, id, gold triples, system triples) items, in order."""
+    if pool is None and (workers <= 1 or len(items) < 20):
+        out = []
+        with gc_paused():
+            for k, gid, ta, tb in items:
+                out.append(_pair_score(k, gid, ta, tb, config))
+                if progress:
+                    progress(1)
+        return out
+    size = max(10, len(items) // (max(workers, 2) * 8))
+    chunks = [(list(items[k:k + size]), config) for k in range(0, len(items), size)]
+    own = pool is None
+    pool = pool or _pool(workers)
+    try:
+        out: list[PairScore] = []
+        for chunk in pool.imap(_score_chunk, chunks):
+            out.extend(_tick(chunk, progress))
+        return out
+    finally:
+        if own:
+            pool.close()
+            pool.join()
+
+
+def _tick(chunk: list[PairScore], progress: Callable[[int], None] | None) -> list[PairScore]:
+    if progress:
+        progress(len(chunk))
+    return chunk
+
+
+def _result(pairs: list[PairScore], bootstrap: int, seed: int) -> SmatchResult:
+    ci = None
+    if bootstrap:
+        from ..stats import bootstrap_prf
+
+        ci = bootstrap_prf([(p.matched, p.gold, p.system) for p in pairs], bootstrap, seed)
+    return SmatchResult(pairs, ci)
 
 
 def smatch_corpus(
@@ -184,39 +246,43 @@ def smatch_corpus(
 ) -> SmatchResult:
     """Score aligned lists of gold and system graphs.
 
-    ``workers``: processes to use (0 = all cores).  ``progress``: called with the number
-    of pairs finished since the last call.  ``bootstrap``: number of bootstrap samples
-    for 95% confidence intervals (0 = none).
+    ``workers``: processes to use (0 = all cores for corpora of at least
+    ``PARALLEL_MIN_PAIRS`` pairs).  ``progress``: called with the number of pairs
+    finished since the last call.  ``bootstrap``: number of bootstrap samples for 95%
+    confidence intervals (0 = none).  Results do not depend on ``workers``.
     """
     if len(golds) != len(systems):
         raise InputError(f"gold has {len(golds)} graphs but system has {len(systems)}")
-    items = [(k, g, s) for k, (g, s) in enumerate(zip(golds, systems))]
-    if workers == 0:
-        workers = os.cpu_count() or 1
-    results: list[PairScore] = []
-    if workers > 1 and len(items) > 50:
-        import multiprocessing as mp
+    with gc_paused():
+        items = [(k, g.id, triples(g, keep), triples(s, keep)) for k, (g, s) in enumerate(zip(golds, systems))]
+    pairs = score_items(items, config, _resolve_workers(workers, len(items)), progress)
+    return _result(pairs, bootstrap, config.seed)
 
-        size = max(10, len(items) // (workers * 8))
-        chunks = [(items[k:k + size], config, keep) for k in range(0, len(items), size)]
-        ctx = mp.get_context("fork" if sys.platform != "win32" else "spawn")
-        with ctx.Pool(workers) as pool:
-            for chunk in pool.imap(_score_chunk, chunks):
-                results.extend(chunk)
-                if progress:
-                    progress(len(chunk))
-    else:
-        with gc_paused():
-            for k, g, s in items:
-                results.append(smatch_pair(g, s, config, k, keep))
-                if progress:
-                    progress(1)
-    ci = None
-    if bootstrap:
-        from ..stats import bootstrap_prf
 
-        ci = bootstrap_prf([(p.matched, p.gold, p.system) for p in results], bootstrap, config.seed)
-    return SmatchResult(results, ci)
+def _parse_chunk(args: tuple) -> list[tuple[str | None, Triples]]:
+    from ..codecs.penman import parse_block
+
+    label, first, blocks, keep = args
+    out = []
+    with gc_paused():
+        for k, (start, text) in enumerate(blocks):
+            # the index names graphs without an id in error messages (one graph per block
+            # is the norm); automatic ids are assigned after all chunks are back
+            for g in parse_block(start, text, label, first + k):
+                out.append((None if g.extra.get("auto_id") else g.id, triples(g, keep)))
+    return out
+
+
+def _read_triples(path: str, pool, workers: int, keep: frozenset[str]) -> list[tuple[str, Triples]]:
+    from ..codecs.penman import read_blocks
+
+    blocks = read_blocks(path)
+    size = max(50, len(blocks) // (workers * 4))
+    chunks = [(path, k, blocks[k:k + size], keep) for k in range(0, len(blocks), size)]
+    out: list[tuple[str, Triples]] = []
+    for chunk in pool.imap(_parse_chunk, chunks):
+        out.extend(chunk)
+    return [(gid if gid is not None else str(k + 1), t) for k, (gid, t) in enumerate(out)]
 
 
 def read_pairs(gold_path: str, system_path: str) -> tuple[list[Graph], list[Graph]]:
@@ -225,19 +291,38 @@ def read_pairs(gold_path: str, system_path: str) -> tuple[list[Graph], list[Grap
 
     golds = read_penman(gold_path)
     systems = read_penman(system_path)
-    if len(golds) != len(systems):
-        raise InputError(
-            f"holds {len(systems)} graphs but the gold file {gold_path} holds {len(golds)}",
-            system_path,
-        )
+    _check_counts(len(golds), len(systems), gold_path, system_path)
     return golds, systems
 
 
+def _check_counts(n_gold: int, n_system: int, gold_path: str, system_path: str) -> None:
+    if n_gold != n_system:
+        raise InputError(
+            f"holds {n_system} graphs but the gold file {gold_path} holds {n_gold}", system_path)
+
+
 def smatch_files(gold_path: str, system_path: str, config: AlignConfig = AlignConfig(),
-                 **kw) -> SmatchResult:
-    """Smatch of two PENMAN files (the same API the ``mrkit smatch`` command uses)."""
-    golds, systems = read_pairs(gold_path, system_path)
-    return smatch_corpus(golds, systems, config, **kw)
+                 workers: int = 1, progress: Callable[[int], None] | None = None,
+                 bootstrap: int = 0, keep: frozenset[str] = NON_INVERTED_OF) -> SmatchResult:
+    """Smatch of two PENMAN files (the same API the ``mrkit smatch`` command uses).
+
+    With several workers, reading and scoring both run in worker processes; the
+    result is the same as with one.
+    """
+    if workers == 0:
+        from ..codecs.penman import read_blocks
+
+        workers = _resolve_workers(0, len(read_blocks(gold_path)))
+    if workers <= 1:
+        golds, systems = read_pairs(gold_path, system_path)
+        return smatch_corpus(golds, systems, config, 1, progress, bootstrap, keep)
+    with _pool(workers) as pool:
+        gold = _read_triples(gold_path, pool, workers, keep)
+        system = _read_triples(system_path, pool, workers, keep)
+        _check_counts(len(gold), len(system), gold_path, system_path)
+        items = [(k, gid, ta, tb) for k, ((gid, ta), (_, tb)) in enumerate(zip(gold, system))]
+        pairs = score_items(items, config, workers, progress, pool=pool)
+    return _result(pairs, bootstrap, config.seed)
 
 
 def example_paths() -> tuple[str, str]:
@@ -246,7 +331,3 @@ def example_paths() -> tuple[str, str]:
 
     base = files("mrkit") / "data" / "examples"
     return str(base / "gold.amr"), str(base / "system.amr")
-
-
-def smatch_graph_lists(a: Iterable[Graph], b: Iterable[Graph], **kw) -> SmatchResult:
-    return smatch_corpus(list(a), list(b), **kw)
