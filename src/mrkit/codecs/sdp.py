@@ -7,13 +7,14 @@ columns become edges from the i-th predicate.  Tokens with no edge that are not 
 dropped, as in the MRP release.  The input text comes from ``texts`` (id -> sentence) or
 is the tokens joined by spaces.
 
-Writing: the input is cut into tokens at node anchors and whitespace; tokens not in the
-graph get ``_`` columns.
+Writing: node ``i`` is written as token ``i + 1``; the input between nodes is cut into the
+missing tokens (at whitespace, else at punctuation), which get ``_`` columns.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from typing import IO, Iterable, Iterator
 
 from ..errors import InputError
@@ -117,32 +118,34 @@ def iter_sdp(source: str | os.PathLike | IO[str], framework: str | None = None,
             yield g
 
 
+_PIECE = re.compile(r"\w+(?:[-'.]\w+)*\.?|[^\w\s]+")
+
+
+def _split_gap(text: str, start: int, end: int, need: int) -> list[tuple[int, int]]:
+    """Cut ``text[start:end]`` into ``need`` tokens (tokens not in the graph)."""
+    for pattern in (r"\S+", _PIECE.pattern, r"\w+|[^\w\s]"):
+        pieces = [(start + m.start(), start + m.end()) for m in re.finditer(pattern, text[start:end])]
+        if len(pieces) == need:
+            return pieces
+    pieces = [(start + m.start(), start + m.end()) for m in re.finditer(r"\S+", text[start:end])]
+    if len(pieces) > need > 0:  # merge the tail
+        pieces = pieces[: need - 1] + [(pieces[need - 1][0], pieces[-1][1])]
+    return pieces[:need]
+
+
 def _tokens(g: Graph) -> list[tuple[int, int, str | None]]:
-    """Token spans of the input: node anchors, the rest split at whitespace."""
+    """Token spans: node ``i`` is token ``i + 1``; the input between nodes fills the other rows."""
     text = g.text or ""
-    spans: dict[tuple[int, int], str] = {}
-    for nid, node in g.nodes.items():
-        if node.anchors:
-            a = node.anchors[0]
-            spans[(a.start, a.end)] = nid
+    nodes = sorted(((int(k), k) for k in g.nodes), key=lambda x: x[0])
     out: list[tuple[int, int, str | None]] = []
-    i = 0
-    starts = sorted(spans)
-    while i < len(text):
-        if text[i].isspace():
-            i += 1
-            continue
-        nxt = next(((s, e) for s, e in starts if s >= i), None)
-        if nxt and nxt[0] == i:
-            out.append((nxt[0], nxt[1], spans[nxt]))
-            i = max(nxt[1], i + 1)
-            continue
-        j = i
-        limit = nxt[0] if nxt else len(text)
-        while j < len(text) and j < limit and not text[j].isspace():
-            j += 1
-        out.append((i, j, None))
-        i = j
+    pos, index = 0, 0
+    for i, key in nodes:
+        a = g.nodes[key].anchors[0]
+        out.extend((s, e, None) for s, e in _split_gap(text, pos, a.start, i - index))
+        out.append((a.start, a.end, key))
+        pos, index = a.end, i + 1
+    out.extend((s, e, None) for s, e in re.finditer(r"\S+", text[pos:]) and
+               [(pos + m.start(), pos + m.end()) for m in re.finditer(r"\S+", text[pos:])])
     return out
 
 
