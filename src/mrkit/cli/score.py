@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import add_engine_options, emit, engine_config, to_json
+from .common import add_engine_options, add_output_options, emit, engine_config, to_json
 
 HELP = """\
 Score two PENMAN files holding the same number of graphs, paired in order, with one
@@ -34,9 +34,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--edge-to-node", action="store_true", help="wlk: turn edges into nodes first")
     p.add_argument("--cutoff", type=float, default=0.5, help="s2match: similarity cutoff (default 0.5)")
     p.add_argument("--per-pair", action="store_true", help="also report every pair")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("-o", "--output", help="write the report to this file (atomically)")
-    p.add_argument("--digits", type=int, default=4, help="digits after the point (default 4)")
+    add_output_options(p)
     add_engine_options(p)
     return p
 
