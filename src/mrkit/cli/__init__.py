@@ -18,6 +18,7 @@ COMMANDS = {
     "smatch": "smatch",
     "convert": "convert",
     "validate": "validate",
+    "score": "score",
 }
 
 
