@@ -42,6 +42,8 @@ def paired_difference(xs: Sequence[float], ys: Sequence[float], samples: int = 1
       with probability 1/2; ``samples`` rounds; p = (hits + 1) / (samples + 1), two-sided);
     - ``p_bootstrap``: two-sided paired-bootstrap p-value (share of resampled mean
       differences on the other side of 0, doubled, capped at 1).
+
+    With ``samples <= 0`` only the mean is computed (interval NaN, p-values None).
     """
     d = np.asarray(xs, dtype=float) - np.asarray(ys, dtype=float)
     n = len(d)
@@ -49,6 +51,9 @@ def paired_difference(xs: Sequence[float], ys: Sequence[float], samples: int = 1
         nan = float("nan")
         return {"mean": nan, "ci": (nan, nan), "p_randomization": 1.0, "p_bootstrap": 1.0}
     observed = float(d.mean())
+    if samples <= 0:
+        nan = float("nan")
+        return {"mean": observed, "ci": (nan, nan), "p_randomization": None, "p_bootstrap": None}
     rng = np.random.default_rng(seed)
     boot = d[rng.integers(0, n, size=(samples, n))].mean(axis=1)
     flips = rng.choice(np.array([-1.0, 1.0]), size=(samples, n))
