@@ -221,3 +221,21 @@ def test_little_prince_study_matches_reference_scores(capsys):
     assert d["acceptability"]["smatch"]["a_delta"] == pytest.approx(expected)
     assert d["system_scores"]["smatch"]["bart"]["macro"] == pytest.approx(sum(bart) / 200)
     assert d["system_scores"]["human acceptable"]["t5"]["micro"] == pytest.approx(129 / 200)
+
+
+def test_three_systems_with_tsv_labels(study, capsys, tmp_path):
+    labels = tmp_path / "h.tsv"
+    labels.write_text("id\tpreference\taccept_a\taccept_b\taccept_gold\n"
+                      "x\t1\t1\t0\t1\ny\t\t1\t0\t1\nz\t0.5\t0\t1\t1\n")
+    code, out, err = run(capsys, study["gold"], study["a"], study["b"], study["gold"], "--names", "a,b,g",
+                         "--human", str(labels), "--metrics", "smatch", "--json", "--samples", "20")
+    assert code == 0, err
+    d = json.loads(out)
+    assert list(d["preferences"]) == ["a vs b", "a vs g", "b vs g"]
+    assert "human" in d["preferences"]["a vs b"] and "human" not in d["preferences"]["a vs g"]
+    # the gold file scored against itself: 1 on every pair; A ties on 2 of 3, loses item 3
+    assert d["preferences"]["a vs g"]["smatch"]["share"] == pytest.approx((0 + 2 / 2) / 3)
+    # one strict human preference (item x: A, metric agrees); item y is unjudged
+    assert d["pairwise_accuracy"]["smatch"]["counted"] == 1
+    assert d["pairwise_accuracy"]["smatch"]["accuracy"] == 1.0
+    assert d["system_scores"]["human acceptable"]["g"]["micro"] == 1.0
