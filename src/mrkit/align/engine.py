@@ -6,9 +6,10 @@
    smart start of the search;
 2. compiled hill-climbing from that start, then from seeded random starts, stopping as
    soon as the score reaches the bound: the result is then **certified optimal**;
-3. otherwise, when allowed, the exact ILP (HiGHS) warm-started with the best mapping,
-   under a per-pair time limit; if the limit is hit, the best score and HiGHS's dual
-   bound are reported.
+3. otherwise, when allowed, the LP relaxation of the exact ILP (HiGHS): if its bound is
+   reached the result is certified;
+4. otherwise the ILP itself, warm-started with the best mapping, under a per-pair time
+   limit; if the limit is hit, the best score and the best bound are reported.
 
 Everything is deterministic for a given seed.
 """
@@ -53,8 +54,8 @@ class Alignment:
     bound: float
     certified: bool
     method: str
-    """How the result was proven: ``bound`` (search reached the upper bound), ``ilp``
-    (exact solver), ``ilp-timeout`` / ``heuristic`` (not proven: see ``bound``)."""
+    """How the result was proven: ``bound`` (search reached the assignment/trivial bound),
+    ``lp`` (search reached the LP-relaxation bound), ``ilp`` (exact solver), ``ilp-timeout`` / ``heuristic`` (not proven: see ``bound``)."""
     seconds: float = 0.0
     details: dict = field(default_factory=dict)
 
@@ -83,13 +84,17 @@ def align(p: Problem, config: AlignConfig = AlignConfig()) -> Alignment:
         return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
     if config.exact == "never":
         return Alignment(mapping, score, bound, False, "heuristic", time.perf_counter() - t0)
-    from .ilp import solve_ilp
+    from .ilp import build_model
 
     limit = None if config.exact == "always" else config.time_limit
-    res = solve_ilp(p, start=mapping, time_limit=limit)
+    model = build_model(p)
+    lp = round_bound(p, min(model.lp_bound(limit), bound))
+    if score >= lp - 1e-9:
+        return Alignment(mapping, score, lp, True, "lp", time.perf_counter() - t0)
+    res = model.solve(start=mapping, time_limit=limit)
     if res.score >= score:
         mapping, score = res.mapping, res.score
-    ilp_bound = round_bound(p, min(res.bound, bound))
+    ilp_bound = round_bound(p, min(res.bound, lp))
     certified = res.optimal or score >= ilp_bound - 1e-9
     return Alignment(
         mapping, score, score if certified else ilp_bound, certified,

@@ -60,6 +60,8 @@ def _blocks(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
 def _tree_to_graph(tree: penman.Tree, index: int, file: str | None, line: int) -> Graph:
     gid = tree.metadata.get("id", str(index))
     g = Graph(id=gid, metadata=dict(tree.metadata), source_file=file, source_line=line)
+    if "id" not in tree.metadata:
+        g.extra["auto_id"] = True
     g.text = tree.metadata.get("snt") or tree.metadata.get("tok")
 
     # first pass: every variable defined in the tree
@@ -88,10 +90,10 @@ def _tree_to_graph(tree: penman.Tree, index: int, file: str | None, line: int) -
             role, role_align = _split_alignment(role)
             role = role[1:] if role.startswith(":") else role
             if isinstance(target, tuple):
-                child = visit(target)
-                e = g.add_edge(var, child, role)
+                e = g.add_edge(var, target[0], role)  # edges in written order
                 if role_align is not None:
                     e.extra["alignment"] = role_align
+                visit(target)
                 continue
             if target is None:
                 raise InputError(f"role :{role} of {var!r} has no value", file, line, gid)
@@ -133,8 +135,14 @@ def _iter_lines(lines: Iterable[str], label: str) -> Iterator[Graph]:
     index = 0
     try:
         for start, block in _blocks(lines):
-            if all(ln.lstrip().startswith("#") for ln in block.splitlines() if ln.strip()):
+            content = [(k, ln) for k, ln in enumerate(block.splitlines())
+                       if ln.strip() and not ln.lstrip().startswith("#")]
+            if not content:
                 continue  # comment-only block (release header)
+            if not content[0][1].lstrip().startswith("("):
+                raise InputError(f"expected a PENMAN graph starting with '(' but found "
+                                 f"{content[0][1].strip()[:40]!r}", label, start + content[0][0],
+                                 _block_id(block) or str(index + 1))
             try:
                 trees = list(penman.iterparse(block))
             except DecodeError as exc:
@@ -143,6 +151,9 @@ def _iter_lines(lines: Iterable[str], label: str) -> Iterator[Graph]:
                 raise InputError(f"malformed PENMAN: {exc.message}", label, line, gid) from None
             except PenmanError as exc:
                 raise InputError(f"malformed PENMAN: {exc}", label, start, _block_id(block)) from None
+            if not trees:
+                raise InputError("no PENMAN graph could be read from this block", label, start,
+                                 _block_id(block) or str(index + 1))
             for tree in trees:
                 index += 1
                 yield _tree_to_graph(tree, index, label, start)
@@ -217,7 +228,7 @@ def to_tree(g: Graph) -> penman.Tree:
     if missing:
         raise ValueError(f"{g.where()}: nodes {missing[:5]} are not connected to the top")
     meta = dict(g.metadata)
-    if g.id is not None and "id" not in meta:
+    if g.id is not None and "id" not in meta and not g.extra.get("auto_id"):
         meta = {"id": g.id, **meta}
     return penman.Tree(root, metadata=meta)
 

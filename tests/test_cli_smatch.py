@@ -1,0 +1,81 @@
+"""`mrkit smatch` on the command line: output, JSON, errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from mrkit.cli import main
+
+GOLD = "# ::id a\n(w / want-01 :ARG0 (b / boy))\n\n# ::id b\n(d / dog)\n"
+SYSTEM = "(w / want-01 :ARG0 (b / girl))\n\n(c / cat)\n"
+
+
+@pytest.fixture
+def files(tmp_path):
+    g, s = tmp_path / "gold.amr", tmp_path / "sys.amr"
+    g.write_text(GOLD)
+    s.write_text(SYSTEM)
+    return g, s
+
+
+def test_text_report(files, capsys):
+    g, s = files
+    assert main(["smatch", str(g), str(s)]) == 0
+    out = capsys.readouterr().out
+    # pair 1: 3 of 4 triples on each side (girl != boy); pair 2: 1 (top) of 2 -> 4 of 6
+    assert "F-score: 0.6667" in out and "Macro F-score: 0.6250" in out
+    assert "Certified optimal: 2/2 pairs" in out
+
+
+def test_json_per_pair_and_classic_flag(files, capsys):
+    g, s = files
+    assert main(["smatch", "-f", str(g), str(s), "--json", "--per-pair"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["matched"] == 4 and d["gold_triples"] == 6 and d["system_triples"] == 6
+    assert [p["id"] for p in d["per_pair"]] == ["a", "b"]
+    assert d["certified_share"] == 1.0
+
+
+def test_output_file_written(files, tmp_path, capsys):
+    g, s = files
+    out = tmp_path / "report.json"
+    assert main(["smatch", str(g), str(s), "--json", "-o", str(out)]) == 0
+    assert json.loads(out.read_text())["f1"] == pytest.approx(4 / 6)
+    assert capsys.readouterr().out == ""
+
+
+def test_example(capsys):
+    assert main(["smatch", "--example"]) == 0
+    assert "F-score: 0.9032" in capsys.readouterr().out
+
+
+def test_different_graph_counts(files, tmp_path, capsys):
+    g, _ = files
+    short = tmp_path / "short.amr"
+    short.write_text("(a / b)\n")
+    out = tmp_path / "r.txt"
+    assert main(["smatch", str(g), str(short), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "short.amr" in err and "holds 1 graphs" in err and "holds 2" in err
+    assert not out.exists()
+
+
+def test_malformed_graph_in_subprocess(files, tmp_path):
+    g, _ = files
+    bad = tmp_path / "bad.amr"
+    bad.write_text("# ::id ok\n(a / b)\n\n# ::id broken\n(a / b :ARG0 (c / d)\n")
+    proc = subprocess.run([sys.executable, "-m", "mrkit", "smatch", str(g), str(bad)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("mrkit: ") and "Traceback" not in proc.stderr
+    assert f"{bad}:5, graph broken: malformed PENMAN" in proc.stderr
+    assert proc.stdout == ""
+
+
+def test_missing_arguments(capsys):
+    assert main(["smatch", "only-one.amr"]) == 2
+    assert "give GOLD and SYSTEM" in capsys.readouterr().err
