@@ -239,3 +239,26 @@ def test_three_systems_with_tsv_labels(study, capsys, tmp_path):
     assert d["pairwise_accuracy"]["smatch"]["counted"] == 1
     assert d["pairwise_accuracy"]["smatch"]["accuracy"] == 1.0
     assert d["system_scores"]["human acceptable"]["g"]["micro"] == 1.0
+
+
+def test_several_metrics_through_the_registry(study):
+    from collections import Counter
+
+    from mrkit.codecs.penman import read_penman
+    from mrkit.metaeval import meta_evaluate
+    from mrkit.metrics.registry import MetricResult, register
+
+    @register("test-same-concepts")
+    def same_concepts(golds, systems):
+        per = [float(Counter(n.label for n in g.nodes.values()) == Counter(n.label for n in s.nodes.values()))
+               for g, s in zip(golds, systems)]
+        return MetricResult("test-same-concepts", per, sum(per) / len(per))
+
+    gold = read_penman(study["gold"])
+    ev = meta_evaluate(gold, {"a": read_penman(study["a"]), "b": read_penman(study["b"])},
+                       ["smatch", "test-same-concepts"], samples=10)
+    assert list(ev.scores("test-same-concepts", "a")) == [1, 1, 0]
+    # pooled ranks: smatch 5, 5, 2, 3, 1, 5; same-concepts 5, 5, 2, 2, 2, 5 -> rho = sqrt(13.5 / 15.5)
+    assert ev.correlation["smatch"]["test-same-concepts"] == pytest.approx((13.5 / 15.5) ** 0.5)
+    assert ev.correlation["test-same-concepts"]["smatch"] == ev.correlation["smatch"]["test-same-concepts"]
+    assert ev.preference_table["a vs b"]["test-same-concepts"]["share"] == pytest.approx(2 / 3)
