@@ -39,6 +39,13 @@ _METRICS: dict[str, MetricFn] = {}
 # metric name -> module that registers it
 _MODULES: dict[str, str] = {
     "smatch": "mrkit.metrics.smatch_metric",
+    "sema": "mrkit.metrics.sema",
+    "sembleu": "mrkit.metrics.sembleu",
+    "s2match": "mrkit.metrics.s2match",
+    "wlk": "mrkit.metrics.wlk",
+    "wwlk": "mrkit.metrics.wwlk",
+    "wwlk-k3e2n": "mrkit.metrics.wwlk",
+    "simple": "mrkit.metrics.simple",
 }
 
 
