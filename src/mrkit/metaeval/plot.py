@@ -35,7 +35,7 @@ def plot(ev: MetaEvaluation, path: str | Path) -> None:
     fig = plt.figure(figsize=(3.2 * max(cols, 2), 3.0 * rows), constrained_layout=True)
     grid = fig.add_gridspec(rows, cols)
 
-    ax = fig.add_subplot(grid[0, :])
+    ax = fig.add_subplot(grid[0, : max(1, cols // 2)] if cols > 2 else grid[0, :])
     mat = np.array([[np.nan if ev.correlation[a][b] is None else ev.correlation[a][b]
                      for b in ev.metrics] for a in ev.metrics], dtype=float)
     im = ax.imshow(mat, vmin=-1, vmax=1, cmap="RdBu_r")
@@ -44,7 +44,7 @@ def plot(ev: MetaEvaluation, path: str | Path) -> None:
     for i in range(m):
         for j in range(m):
             if not np.isnan(mat[i, j]):
-                ax.text(j, i, f"{mat[i, j]:.2f}", ha="center", va="center", fontsize=8)
+                ax.text(j, i, f"{mat[i, j]:.2f}", ha="center", va="center", fontsize=6 if m > 5 else 8)
     ax.set_title("Spearman correlation between metrics")
     fig.colorbar(im, ax=ax, shrink=0.8)
 
