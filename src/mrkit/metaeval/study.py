@@ -9,6 +9,7 @@ corpus, then compare the metrics with each other and with human judgements.
 from __future__ import annotations
 
 import inspect
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
@@ -57,6 +58,9 @@ class MetaEvaluation:
     correlation: dict = field(default_factory=dict)
     length_correlation: dict = field(default_factory=dict)
     settings: dict = field(default_factory=dict)
+    seconds: dict = field(default_factory=dict)
+    """Wall time of each metric on all systems (not part of :meth:`to_dict`: reports stay
+    byte-identical from run to run)."""
 
     def scores(self, metric: str, system: str) -> np.ndarray:
         return np.asarray(self.results[metric][system].per_pair, dtype=float)
@@ -127,15 +131,19 @@ def meta_evaluate(
         check_labels(labels, n, len(names), [g.metadata.get("id") for g in golds])
 
     results: dict[str, dict[str, MetricResult]] = {}
+    seconds: dict[str, float] = {}
     for m in metrics:
         results[m] = {}
+        t0 = time.perf_counter()
         for s in names:
             if progress:
                 progress(f"{m} {s}")
             results[m][s] = run_metric(m, golds, systems[s], **metric_options)
+        seconds[m] = time.perf_counter() - t0
 
     ev = MetaEvaluation(names, metrics, results, [sentence_length(g) for g in golds], labels)
     ev.settings = {"samples": samples, "seed": seed, "level": level, "ties": ties}
+    ev.seconds = seconds
     _system_table(ev)
     _preference_table(ev, samples, seed, level)
     if labels is not None:
