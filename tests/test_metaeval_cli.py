@@ -262,3 +262,12 @@ def test_several_metrics_through_the_registry(study):
     assert ev.correlation["smatch"]["test-same-concepts"] == pytest.approx((13.5 / 15.5) ** 0.5)
     assert ev.correlation["test-same-concepts"]["smatch"] == ev.correlation["smatch"]["test-same-concepts"]
     assert ev.preference_table["a vs b"]["test-same-concepts"]["share"] == pytest.approx(2 / 3)
+
+
+def test_list_metrics_needs_no_files(capsys):
+    code, out, _ = run(capsys, "--list-metrics")
+    assert code == 0 and "smatch" in out.split()
+
+
+def test_no_files_is_an_error(capsys):
+    assert "at least two SYSTEM files" in one_line_error(*run(capsys))

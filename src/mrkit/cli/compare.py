@@ -33,8 +33,8 @@ by "see above"); TSV with a header "id<TAB>preference<TAB>accept_A<TAB>accept_B.
 def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("compare", help="compare metrics on several systems, and with human judgements",
                        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("gold", help="gold PENMAN file")
-    p.add_argument("systems", nargs="+", metavar="SYSTEM",
+    p.add_argument("gold", nargs="?", help="gold PENMAN file")
+    p.add_argument("systems", nargs="*", metavar="SYSTEM",
                    help="system PENMAN files (at least two), graphs paired in order with the gold file")
     p.add_argument("--names", help="comma-separated system names (default: the file names without suffix)")
     p.add_argument("--human", metavar="LABELS", help="human labels (LABEL.txt, TSV or JSON; see above)")
@@ -84,7 +84,7 @@ def run(args) -> int:
     if args.list_metrics:
         emit("\n".join(available()), None)
         return 0
-    if len(args.systems) < 2:
+    if not args.gold or len(args.systems) < 2:
         raise MrkitError("give GOLD and at least two SYSTEM files")
     if args.samples < 0:
         raise MrkitError("--samples must be >= 0")
