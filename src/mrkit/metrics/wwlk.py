@@ -77,26 +77,35 @@ def _dim(emb: Embeddings) -> int:
     return 100
 
 
-def wl_embed(lg: LabelledGraph, emb: Embeddings, dim: int, k: int, edge_weight: float) -> np.ndarray:
+def wl_embed(lg: LabelledGraph, emb: Embeddings, dim: int, k: int, edge_weight: float,
+             cache: dict[str, np.ndarray] | None = None) -> np.ndarray:
     """Rows: the unit-length concatenated vectors of rounds 0..k of every node."""
     n = len(lg.labels)
-    X = np.array([node_vector(l, emb, dim) for l in lg.labels]).reshape(n, dim)
-    # neighbours with the product of the weights of all edges to them (per direction)
-    nbrs: list[list[tuple[int, float]]] = [[] for _ in range(n)]
+    cache = {} if cache is None else cache
+    rows = []
+    for label in lg.labels:
+        v = cache.get(label)
+        if v is None:
+            v = cache[label] = node_vector(label, emb, dim)
+        rows.append(v)
+    X = np.array(rows, dtype=np.float64).reshape(n, dim)
+    # W[v, u]: the product of the weights of all edges v -> u, plus (as a separate
+    # neighbour entry) of all edges u -> v; a node's update is the mean over its entries
+    W = np.zeros((n, n))
+    count = np.zeros(n)
     for direction in (0, 1):
         acc: dict[tuple[int, int], float] = {}
         for s, _r, t in lg.edges:
             key = (s, t) if direction == 0 else (t, s)
             acc[key] = acc.get(key, 1.0) * edge_weight
         for (v, u), w in acc.items():
-            nbrs[v].append((u, w))
+            W[v, u] += w
+            count[v] += 1
+    count[count == 0] = 1.0
+    W /= count[:, None]
     rounds = [X]
     for _ in range(k):
-        new = X.copy()
-        for v in range(n):
-            if nbrs[v]:
-                new[v] += np.mean([X[u] * w for u, w in nbrs[v]], axis=0)
-        X = new
+        X = X + W @ X
         rounds.append(X)
     E = np.concatenate(rounds, axis=1)
     norms = np.linalg.norm(E, axis=1)
@@ -109,8 +118,9 @@ def wasserstein_similarity(A: np.ndarray, B: np.ndarray) -> float:
 
     if len(A) == 0 or len(B) == 0:
         return 1.0 if len(A) == len(B) else 0.0
-    diff = A[:, None, :] - B[None, :, :]
-    M = np.sqrt(np.maximum((diff * diff).sum(-1), 0.0))
+    from scipy.spatial.distance import cdist
+
+    M = cdist(A, B)
     a = np.full(len(A), 1.0 / len(A))
     b = np.full(len(B), 1.0 / len(B))
     d = float(ot.emd2(a, b, M))
@@ -118,20 +128,23 @@ def wasserstein_similarity(A: np.ndarray, B: np.ndarray) -> float:
 
 
 def wwlk_pair(gold: Graph, system: Graph, emb: Embeddings, k: int = 2, edge_to_node: bool = False,
-              edge_weight: float | None = None, dim: int | None = None) -> float:
+              edge_weight: float | None = None, dim: int | None = None,
+              cache: dict[str, np.ndarray] | None = None) -> float:
     a, b = labelled_graph(gold), labelled_graph(system)
     if edge_to_node:
         a, b = to_levi(a), to_levi(b)
     w = edge_weight if edge_weight is not None else (1.0 if edge_to_node else EDGE_WEIGHT)
     d = dim or _dim(emb)
-    return wasserstein_similarity(wl_embed(a, emb, d, k, w), wl_embed(b, emb, d, k, w))
+    cache = {} if cache is None else cache
+    return wasserstein_similarity(wl_embed(a, emb, d, k, w, cache), wl_embed(b, emb, d, k, w, cache))
 
 
 def _run(name: str, golds, systems, vectors, k: int, edge_to_node: bool, edge_weight) -> MetricResult:
     check_pairs(golds, systems)
     emb = get_embeddings(vectors)
     dim = _dim(emb)
-    per = [wwlk_pair(g, s, emb, k, edge_to_node, edge_weight, dim) for g, s in zip(golds, systems)]
+    cache: dict[str, np.ndarray] = {}
+    per = [wwlk_pair(g, s, emb, k, edge_to_node, edge_weight, dim, cache) for g, s in zip(golds, systems)]
     return MetricResult(name, per, sum(per) / len(per) if per else 1.0,
                         {"k": k, "edge_to_node": edge_to_node, "vectors": emb.name,
                          "corpus": "mean of pairs"})
