@@ -19,6 +19,7 @@ COMMANDS = {
     "convert": "convert",
     "validate": "validate",
     "score": "score",
+    "compare": "compare",
 }
 
 
