@@ -16,8 +16,11 @@ class InputError(MrkitError):
         file: str | None = None,
         line: int | None = None,
         graph: str | int | None = None,
+        unit: str = "graph",
     ) -> None:
         self.file = file
+        self.unit = unit
+        """What ``graph`` names: a graph, or a document (coreference files)."""
         self.line = line
         self.graph = graph
         self.detail = message
@@ -36,4 +39,4 @@ class InputError(MrkitError):
     def _graph_part(self) -> str:
         if self.graph is None:
             return ""
-        return f"graph {self.graph}"
+        return f"{self.unit} {self.graph}"
