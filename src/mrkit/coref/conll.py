@@ -24,11 +24,8 @@ from .model import CorefDocument
 
 _BEGIN = re.compile(r"^#\s*begin document\s*(.*?)\s*$")
 _END = re.compile(r"^#\s*end document")
-_DOUBLE = re.compile(r"\(\d+\+\d+\)")
-_SINGLE = re.compile(r"\((\d+)\)")
-_OPEN = re.compile(r"\((\d+)")
-_CLOSE = re.compile(r"(\d+)\)")
-_JUNK = re.compile(r"[^|\-_\s]")
+_FIELD = re.compile(r"(?:\(\d+\+\d+\)|\(\d+\)?|\d+\)|[|\-_\s])*")
+_PART = re.compile(r"\(\d+\+\d+\)|\((\d+)\)|\((\d+)|(\d+)\)")
 
 
 def iter_conll(path: str | os.PathLike) -> Iterator[CorefDocument]:
@@ -44,7 +41,7 @@ def iter_conll(path: str | os.PathLike) -> Iterator[CorefDocument]:
         raise InputError(f"cannot read: {exc.strerror}", name) from None
     with fh:
         for lineno, line in enumerate(fh, 1):
-            if line.startswith("#"):
+            if line[:1] == "#":
                 m = _BEGIN.match(line)
                 if m:
                     if doc is not None:
@@ -59,13 +56,13 @@ def iter_conll(path: str | os.PathLike) -> Iterator[CorefDocument]:
                     yield doc
                     doc = None
                 continue
-            fields = line.split()
+            fields = line.rsplit(None, 1)
             if not fields:
                 continue
             if doc is None:
                 raise InputError("token line outside a document (missing '#begin document')", name, lineno)
             coref = fields[-1]
-            if coref not in ("-", "_"):
+            if coref != "-" and coref != "_":
                 _parse_field(coref, doc, entity_index, open_, token, lineno)
             token += 1
     if doc is not None:
@@ -87,32 +84,35 @@ def _entity(ident: str, doc: CorefDocument, entity_index: dict[str, int]) -> lis
 
 def _parse_field(coref: str, doc: CorefDocument, entity_index: dict[str, int],
                  open_: dict[str, list[tuple[int, int]]], token: int, lineno: int) -> None:
-    # The reference scorer's order: double antecedents dropped, then one-token mentions,
-    # then openings, then closings (which pop the latest opening of their entity).
-    rest = _DOUBLE.sub("", coref)
-    for ident in _SINGLE.findall(rest):
-        _add(doc, _entity(ident, doc, entity_index), (token, token), lineno)
-    rest = _SINGLE.sub("", rest)
-    for ident in _OPEN.findall(rest):
-        _entity(ident, doc, entity_index)
-        open_.setdefault(ident, []).append((token, lineno))
-    rest = _OPEN.sub("", rest)
-    for ident in _CLOSE.findall(rest):
-        stack = open_.get(ident)
-        if not stack:
-            raise InputError(f"mention of entity {ident} ends here but never began ({coref!r})",
-                             doc.source_file, lineno, doc.id, unit="document")
-        start, _ = stack.pop()
-        _add(doc, _entity(ident, doc, entity_index), (start, token), lineno)
-    rest = _CLOSE.sub("", rest)
-    if _JUNK.search(rest):
+    if not _FIELD.fullmatch(coref):
         raise InputError(f"cannot read coreference field {coref!r}", doc.source_file, lineno, doc.id,
                          unit="document")
+    parts = _PART.findall(coref)
+    # The reference scorer's order: double antecedents "(1+2)" dropped, then one-token
+    # mentions, then openings, then closings (which pop the latest opening of their entity).
+    for ident, _, _ in parts:
+        if ident:
+            _add(doc, _entity(ident, doc, entity_index), (token, token), lineno)
+    for _, ident, _ in parts:
+        if ident:
+            _entity(ident, doc, entity_index)
+            open_.setdefault(ident, []).append((token, lineno))
+    for _, _, ident in parts:
+        if ident:
+            stack = open_.get(ident)
+            if not stack:
+                raise InputError(f"mention of entity {ident} ends here but never began ({coref!r})",
+                                 doc.source_file, lineno, doc.id, unit="document")
+            start, _ = stack.pop()
+            _add(doc, _entity(ident, doc, entity_index), (start, token), lineno)
 
 
 def _add(doc: CorefDocument, cluster: list, mention: tuple[int, int], lineno: int) -> None:
     cluster.append(mention)
-    doc.mention_lines.setdefault(mention, lineno)
+    if mention in doc.mention_lines:
+        doc.repeats = True
+    else:
+        doc.mention_lines[mention] = lineno
 
 
 def _check_closed(doc: CorefDocument, open_: dict[str, list[tuple[int, int]]],
@@ -125,3 +125,5 @@ def _check_closed(doc: CorefDocument, open_: dict[str, list[tuple[int, int]]],
     # entities whose only mentions never closed cannot remain (checked above); drop
     # nothing else: an entity opened and closed always has a mention
     doc.clusters[:] = [c for c in doc.clusters if c]
+    if doc.repeats is None:
+        doc.repeats = False

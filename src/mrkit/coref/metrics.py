@@ -110,8 +110,8 @@ def _lea_side(sizes: list[int], other_sizes: list[int], cells) -> float:
         if sizes[i] == 1:
             found[i] = 1.0 if other_sizes[j] == 1 else 0.0
         else:
-            found[i] += pairs(n)
-    return sum(s * (f if s == 1 else f / pairs(s)) for s, f in zip(sizes, found) if s)
+            found[i] += n * (n - 1) // 2
+    return sum(s * (f if s == 1 else 2 * f / (s * (s - 1))) for s, f in zip(sizes, found) if s)
 
 
 def lea(o: Overlap) -> Counts:
@@ -151,15 +151,15 @@ def blanc(o: Overlap) -> BlancCounts:
     """Coreference links ``C`` (pairs in one entity) and non-coreference links ``N``
     (pairs of mentions of one side in different entities) of key and response; a link
     is correct when both sides have it."""
-    ck = sum(pairs(s) for s in o.key_sizes)
-    cr = sum(pairs(s) for s in o.response_sizes)
-    both = sum(pairs(n) for _, _, n in o.cells)
+    ck = sum(s * (s - 1) for s in o.key_sizes) // 2
+    cr = sum(s * (s - 1) for s in o.response_sizes) // 2
+    both = sum(n * (n - 1) for _, _, n in o.cells) // 2
     nk = pairs(o.n_key) - ck
     nr = pairs(o.n_response) - cr
     # non-coreference links among the m common mentions that neither side joins
     m = o.n_common
-    same_k = sum(pairs(n) for n in o.key_common())
-    same_r = sum(pairs(n) for n in o.response_common())
+    same_k = sum(n * (n - 1) for n in o.key_common()) // 2
+    same_r = sum(n * (n - 1) for n in o.response_common()) // 2
     n_both = pairs(m) - same_k - same_r + both
     return BlancCounts(Counts(both, ck, both, cr), Counts(n_both, nk, n_both, nr))
 

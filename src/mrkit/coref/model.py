@@ -30,6 +30,8 @@ class CorefDocument:
     source_line: int | None = None
     mention_lines: dict = field(default_factory=dict, repr=False)
     """Where each mention was written (line number), for error messages."""
+    repeats: bool | None = None
+    """Whether a mention is written twice; ``None``: not known (checked when scoring)."""
 
     @property
     def n_mentions(self) -> int:
@@ -46,6 +48,9 @@ def dedupe(doc: CorefDocument, repeated: str = "first") -> Clusters:
     """
     if repeated not in ("first", "error"):
         raise ValueError(f"repeated must be 'first' or 'error', not {repeated!r}")
+    if doc.repeats is False or (doc.repeats is None and
+                                len(set().union(*doc.clusters)) == sum(map(len, doc.clusters))):
+        return [c for c in doc.clusters if c]
     seen: set = set()
     out: Clusters = []
     for cluster in doc.clusters:

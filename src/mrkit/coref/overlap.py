@@ -8,6 +8,8 @@ number of mentions; every metric then reads only these numbers.
 
 from __future__ import annotations
 
+from collections import Counter
+from itertools import chain, repeat
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -23,16 +25,10 @@ class Overlap:
 
     @classmethod
     def of(cls, key: Clusters, response: Clusters) -> "Overlap":
-        where = {m: j for j, cluster in enumerate(response) for m in cluster}
-        cells = []
-        for i, cluster in enumerate(key):
-            counts: dict[int, int] = {}
-            for m in cluster:
-                j = where.get(m)
-                if j is not None:
-                    counts[j] = counts.get(j, 0) + 1
-            cells.extend((i, j, n) for j, n in counts.items())
-        return cls([len(c) for c in key], [len(c) for c in response], cells)
+        where = dict(zip(chain.from_iterable(response), _labels(response)))
+        cols = map(where.get, chain.from_iterable(key))
+        cells = [(i, j, n) for (i, j), n in Counter(zip(_labels(key), cols)).items() if j is not None]
+        return cls(list(map(len, key)), list(map(len, response)), cells)
 
     @property
     def n_key(self) -> int:
@@ -68,3 +64,6 @@ def pairs(n: int) -> int:
     return n * (n - 1) // 2
 
 
+def _labels(clusters: Clusters):
+    """The cluster index of every mention, in ``chain.from_iterable(clusters)`` order."""
+    return chain.from_iterable(repeat(i, len(c)) for i, c in enumerate(clusters))
