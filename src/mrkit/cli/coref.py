@@ -15,6 +15,11 @@ Files: CoNLL-2012 / CoNLL-U-like column files (coreference in the last column,
 '#begin document' / '#end document'), or jsonlines with token-span clusters
 ({"doc_key", "clusters": [[[start, end], ...], ...]}, end inclusive).
 
+With --amr GOLD_AMR SYSTEM_AMR, KEY and RESPONSE are MS-AMR coreference XML files (.xml)
+or mrkit chain JSON files over those AMR files: the variables of each sentence pair are
+aligned with the Smatch engine, system chains are mapped through the alignment, and the
+metrics take variables as mentions (documents paired in order).
+
 Micro average by default (sum counts over documents, then divide), as the reference
 scorer; --macro averages the per-document scores. A mention repeated in a file is kept
 where it first appears (the reference scorer's rule) unless --repeated error.
@@ -33,6 +38,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="drop one-mention entities (from key and response separately)")
     p.add_argument("--repeated", choices=("first", "error"), default="first",
                    help="a mention written twice: keep its first occurrence (default) or fail")
+    p.add_argument("--amr", nargs=2, metavar=("GOLD_AMR", "SYSTEM_AMR"),
+                   help="coreference over AMR variables: KEY/RESPONSE are MS-AMR XML or chain JSON over these files")
+    p.add_argument("--no-align", action="store_true",
+                   help="with --amr: compare variables by name (both sides annotate the same graphs)")
     p.add_argument("--macro", action="store_true", help="macro average over documents instead of micro")
     p.add_argument("--per-document", action="store_true", help="also report every document")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -56,12 +65,18 @@ def run(args) -> int:
     from ..errors import MrkitError
 
     metrics = [m.strip() for m in args.metrics.split(",")] if args.metrics else None
-    keys = read_documents(args.key, args.format)
-    responses = read_documents(args.response, args.format)
+    options = dict(keep_singletons=not args.remove_singletons, repeated=args.repeated,
+                   average="macro" if args.macro else "micro", metrics=metrics)
     try:
-        result = score_documents(keys, responses, keep_singletons=not args.remove_singletons,
-                                 repeated=args.repeated, average="macro" if args.macro else "micro",
-                                 metrics=metrics, response_file=args.response)
+        if args.amr:
+            from ..coref.amr import score_chain_files
+
+            result = score_chain_files(args.key, args.amr[0], args.response, args.amr[1],
+                                       align=not args.no_align, **options)
+        else:
+            result = score_documents(read_documents(args.key, args.format),
+                                     read_documents(args.response, args.format),
+                                     response_file=args.response, **options)
     except ValueError as exc:
         raise MrkitError(str(exc)) from None
     if args.json:
