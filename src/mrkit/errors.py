@@ -16,15 +16,18 @@ class InputError(MrkitError):
         file: str | None = None,
         line: int | None = None,
         graph: str | int | None = None,
+        unit: str = "graph",
     ) -> None:
         self.file = file
+        self.unit = unit
+        """What ``graph`` names: a graph, or a document (coreference files)."""
         self.line = line
         self.graph = graph
         self.detail = message
         super().__init__(self._format())
 
     def __reduce__(self):  # survive the trip back from a worker process
-        return (type(self), (self.detail, self.file, self.line, self.graph))
+        return (type(self), (self.detail, self.file, self.line, self.graph, self.unit))
 
     def _format(self) -> str:
         where = ""
@@ -39,4 +42,4 @@ class InputError(MrkitError):
     def _graph_part(self) -> str:
         if self.graph is None:
             return ""
-        return f"graph {self.graph}"
+        return f"{self.unit} {self.graph}"

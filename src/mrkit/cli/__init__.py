@@ -20,6 +20,8 @@ COMMANDS = {
     "validate": "validate",
     "score": "score",
     "compare": "compare",
+    "coref": "coref",
+    "hierarchy": "hierarchy",
 }
 
 

@@ -1,0 +1,240 @@
+"""Coreference benchmark: mrkit against scorch (and coval when its source is available).
+
+A generated corpus (2,000 documents, 200,000 key mentions, fixed seed) is written as
+CoNLL-2012 column files under benchmarks/out/ and scored
+
+* by mrkit: reading the two files, then all metrics at once (and each metric alone);
+* by scorch (PyPI, run with $BENCH_PYTHON, default: the ``python`` next to a ``scorch``
+  found on PATH): each metric alone over the same in-memory clusters.  Its functions
+  are called directly: its command line adds system-only mentions to the key as
+  singletons, which departs from the reference scorer (B3, CEAF, BLANC differ on A3,
+  A4, A12, A13 ...);
+* by coval, when $COVAL_SRC names a checkout of ns-moosavi/coval (not on PyPI: the
+  package called ``coval`` there is an unrelated project); otherwise skipped.
+
+Prints wall times, the ratio to mrkit's all-metrics time, and the largest per-document
+difference of (R, P, F1) between each tool and mrkit.
+
+    python benchmarks/bench_coref.py [--docs 2000] [--mentions 100] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "src"))
+OUT = REPO / "benchmarks" / "out"
+
+from mrkit.coref import read_conll, score_documents  # noqa: E402
+from mrkit.coref.metrics import METRICS  # noqa: E402
+
+
+def generate(n_docs: int, per_doc: int, seed: int):
+    """Key and response clusters of (start, end) spans on a grid of 4-token slots."""
+    rng = np.random.default_rng(seed)
+    docs = []
+    for _ in range(n_docs):
+        slots = rng.permutation(int(per_doc * 1.3))
+        lengths = rng.integers(1, 4, size=len(slots))
+        spans = [(4 * int(s), 4 * int(s) + int(lengths[i]) - 1) for i, s in enumerate(slots)]
+        key_spans, spare = spans[:per_doc], spans[per_doc:]
+        # entity sizes: many singletons, a long tail
+        ent = []
+        left = per_doc
+        while left > 0:
+            size = int(min(left, 1 + rng.geometric(0.3) - 1 if rng.random() < 0.35 else 1 + rng.geometric(0.15)))
+            ent.append(size)
+            left -= size
+        key, i = [], 0
+        for size in ent:
+            key.append(key_spans[i:i + size])
+            i += size
+        # response: drop 5% of the mentions, move 10% to another entity, add 5% new ones,
+        # shift the end of 3% (boundary errors), split a few entities
+        resp = [list(c) for c in key]
+        flat = [(ci, m) for ci, c in enumerate(resp) for m in c]
+        for ci, m in flat:
+            r = rng.random()
+            if r < 0.05:
+                resp[ci].remove(m)
+            elif r < 0.15:
+                resp[ci].remove(m)
+                resp[int(rng.integers(len(resp)))].append(m)
+            elif r < 0.18:
+                j = resp[ci].index(m)
+                resp[ci][j] = (m[0], m[0] + 3)
+        for m in spare[: per_doc // 20]:
+            if rng.random() < 0.5:
+                resp.append([m])
+            else:
+                resp[int(rng.integers(len(resp)))].append(m)
+        for ci in range(len(resp)):
+            if len(resp[ci]) > 3 and rng.random() < 0.1:
+                half = len(resp[ci]) // 2
+                resp.append(resp[ci][half:])
+                resp[ci] = resp[ci][:half]
+        docs.append((key, [c for c in resp if c]))
+    return docs
+
+
+def write_conll(path: Path, docs, side: int) -> None:
+    with open(path, "w") as fh:
+        for d, pair in enumerate(docs):
+            clusters = pair[side]
+            n_tokens = 1 + max((e for c in pair[0] + pair[1] for _, e in c), default=0)
+            marks: list[list[str]] = [[] for _ in range(n_tokens)]
+            for ci, cluster in enumerate(clusters):
+                for s, e in cluster:
+                    if s == e:
+                        marks[s].append(f"({ci})")
+                    else:
+                        marks[s].append(f"({ci}")
+                        marks[e].append(f"{ci})")
+            fh.write(f"#begin document (doc{d}); part 000\n")
+            for t, m in enumerate(marks):
+                fh.write(f"doc{d}\t0\t{t}\tw{t}\t{'|'.join(m) if m else '-'}\n")
+                if t % 25 == 24:
+                    fh.write("\n")
+            fh.write("#end document\n")
+
+
+SCORCH_DRIVER = r"""
+import json, sys, time
+from scorch import scores
+docs = json.load(open(sys.argv[1]))
+data = []
+for key, resp in docs:
+    key = [set(map(tuple, c)) for c in key]
+    resp = [set(map(tuple, c)) for c in resp]
+    data.append((key, resp))
+out = {}
+for name, fn in [("muc", scores.muc), ("bcub", scores.b_cubed), ("ceafm", scores.ceaf_m),
+                 ("ceafe", scores.ceaf_e), ("blanc", scores.blanc)]:
+    t = time.perf_counter()
+    res = [fn(k, r) for k, r in data]
+    out[name] = {"seconds": time.perf_counter() - t, "per_doc": res}
+print(json.dumps(out))
+"""
+
+COVAL_DRIVER = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[2])
+from coval.conll import reader
+from coval.eval import evaluator
+t = time.perf_counter()
+docs = reader.get_coref_infos(sys.argv[3], sys.argv[4], False, False, True)
+read = time.perf_counter() - t
+out = {"read": read}
+for name, fn in [("muc", evaluator.muc), ("bcub", evaluator.b_cubed), ("ceafe", evaluator.ceafe),
+                 ("lea", evaluator.lea)]:
+    t = time.perf_counter()
+    res = evaluator.evaluate_documents(docs, fn, beta=1)
+    out[name] = {"seconds": time.perf_counter() - t, "total": list(res)}
+print(json.dumps(out))
+"""
+
+
+def bench_python() -> str | None:
+    env = os.environ.get("BENCH_PYTHON")
+    if env:
+        return env
+    scorch = shutil.which("scorch")
+    if scorch:
+        candidate = Path(scorch).parent / "python"
+        if candidate.exists():
+            return str(candidate)
+    return None
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--docs", type=int, default=2000)
+    ap.add_argument("--mentions", type=int, default=100, help="key mentions per document")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    docs = generate(args.docs, args.mentions, args.seed)
+    key_file, resp_file = OUT / "coref_key.conll", OUT / "coref_response.conll"
+    write_conll(key_file, docs, 0)
+    write_conll(resp_file, docs, 1)
+    n_key = sum(len(c) for k, _ in docs for c in k)
+    n_resp = sum(len(c) for _, r in docs for c in r)
+    print(f"corpus: {len(docs)} documents, {n_key} key mentions, {n_resp} response mentions (seed {args.seed})")
+
+    t = time.perf_counter()
+    keys, resps = read_conll(key_file), read_conll(resp_file)
+    t_read = time.perf_counter() - t
+    score_documents(keys[:2], resps[:2])  # import scipy.optimize before timing (as the drivers do)
+    t = time.perf_counter()
+    result = score_documents(keys, resps)
+    t_all = time.perf_counter() - t
+    per_metric = {}
+    for m in METRICS:
+        t = time.perf_counter()
+        score_documents(keys, resps, metrics=[m])
+        per_metric[m] = time.perf_counter() - t
+
+    rows = [("mrkit", "read both files", t_read, None), ("mrkit", "all 7 metrics", t_all, None),
+            ("mrkit", "read + all metrics", t_read + t_all, None)]
+    rows += [("mrkit", m, s, None) for m, s in per_metric.items()]
+
+    # per-document mrkit values in the generated order (documents keep their order)
+    mr = {m: [(c.recall, c.precision, c.f1) for c in (d.counts[m] for d in result.documents)] for m in METRICS}
+
+    py = bench_python()
+    if py is None:
+        print("scorch: skipped (set BENCH_PYTHON to a Python with scorch installed)")
+    else:
+        clusters = OUT / "coref_clusters.json"
+        clusters.write_text(json.dumps([[[list(map(list, c)) for c in k.clusters],
+                                         [list(map(list, c)) for c in r.clusters]] for k, r in zip(keys, resps)]))
+        proc = subprocess.run([py, "-c", SCORCH_DRIVER, str(clusters)], capture_output=True, text=True)
+        if proc.returncode:
+            print("scorch: failed:", proc.stderr.strip().splitlines()[-1:])
+        else:
+            res = json.loads(proc.stdout)
+            for m, v in res.items():
+                diff = max(max(abs(a - b) for a, b in zip(x, y)) for x, y in zip(v["per_doc"], mr[m]))
+                rows.append(("scorch 0.2.0", m, v["seconds"], diff))
+
+    coval = os.environ.get("COVAL_SRC")
+    if not coval or not Path(coval, "coval").is_dir():
+        print("coval: skipped (not on PyPI, GitHub unreachable here; set COVAL_SRC to a checkout of ns-moosavi/coval)")
+    elif py:
+        proc = subprocess.run([py, "-c", COVAL_DRIVER, str(OUT), coval, str(key_file), str(resp_file)],
+                              capture_output=True, text=True)
+        if proc.returncode == 0:
+            res = json.loads(proc.stdout)
+            rows.append(("coval", "read both files", res.pop("read"), None))
+            for m, v in res.items():
+                c = result.prf(m)
+                diff = max(abs(a - b) for a, b in zip(v["total"], c))
+                rows.append(("coval", m, v["seconds"], diff))
+
+    fastest_ref = min((r[2] for r in rows if r[0] != "mrkit" and r[1] != "read both files"), default=None)
+    print(f"\n{'tool':<14}{'metric':<22}{'seconds':>9}{'x mrkit all':>13}{'max |diff|':>12}")
+    for tool, metric, sec, diff in rows:
+        ratio = f"{sec / t_all:.1f}" if tool != "mrkit" else ""
+        d = "" if diff is None else f"{diff:.1e}"
+        print(f"{tool:<14}{metric:<22}{sec:>9.3f}{ratio:>13}{d:>12}")
+    print("\nmrkit (micro): " + ", ".join(f"{m} F1 {100 * result.prf(m)[2]:.2f}" for m in METRICS)
+          + f", CoNLL {100 * result.conll_f1:.2f}")
+    if fastest_ref is not None:
+        verdict = "faster" if t_all < fastest_ref else "SLOWER"
+        print(f"all mrkit metrics together: {t_all:.3f}s, {verdict} than the fastest single-metric "
+              f"reference run ({fastest_ref:.3f}s)")
+
+
+if __name__ == "__main__":
+    main()

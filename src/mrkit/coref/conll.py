@@ -1,0 +1,129 @@
+"""Reader for CoNLL-2012 / CoNLL-U-like column files with coreference in the last column.
+
+The coreference field of a token holds ``(3`` (mention of entity 3 starts), ``3)`` (it
+ends), ``(3)`` (one-token mention), several of them joined directly or with ``|``, or
+``-`` / ``_`` for none.  Documents are delimited by ``#begin document NAME`` and
+``#end document``; other lines that start with ``#`` are comments, blank lines separate
+sentences.  A mention is ``(first token, last token)``, tokens numbered from 0 over the
+whole document, as the reference scorer does.  Mentions of one entity that overlap are
+closed last-opened-first.
+
+Bad input (a bracket that closes nothing, a mention never closed, a document that never
+ends, a token outside any document) raises :class:`mrkit.errors.InputError` naming the
+file, the document and the line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Iterator
+
+from ..errors import InputError
+from .model import CorefDocument
+
+_BEGIN = re.compile(r"^#\s*begin document\s*(.*?)\s*$")
+_END = re.compile(r"^#\s*end document")
+_FIELD = re.compile(r"(?:\(\d+\+\d+\)|\(\d+\)?|\d+\)|[|\-_\s])*")
+_PART = re.compile(r"\(\d+\+\d+\)|\((\d+)\)|\((\d+)|(\d+)\)")
+
+
+def iter_conll(path: str | os.PathLike) -> Iterator[CorefDocument]:
+    """Yield the documents of a column file in order."""
+    name = os.fspath(path)
+    doc: CorefDocument | None = None
+    entity_index: dict[str, int] = {}
+    open_: dict[str, list[tuple[int, int]]] = {}
+    token = 0
+    try:
+        fh = open(name, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", name) from None
+    with fh:
+        for lineno, line in enumerate(fh, 1):
+            if line[:1] == "#":
+                m = _BEGIN.match(line)
+                if m:
+                    if doc is not None:
+                        raise InputError("document never ends (no '#end document' before the next '#begin document')",
+                                         name, doc.source_line, doc.id, unit="document")
+                    doc = CorefDocument(m.group(1), [], name, lineno)
+                    entity_index, open_, token = {}, {}, 0
+                elif _END.match(line):
+                    if doc is None:
+                        raise InputError("'#end document' without '#begin document'", name, lineno)
+                    _check_closed(doc, open_, entity_index)
+                    yield doc
+                    doc = None
+                continue
+            fields = line.rsplit(None, 1)
+            if not fields:
+                continue
+            if doc is None:
+                raise InputError("token line outside a document (missing '#begin document')", name, lineno)
+            coref = fields[-1]
+            if coref != "-" and coref != "_":
+                _parse_field(coref, doc, entity_index, open_, token, lineno)
+            token += 1
+    if doc is not None:
+        raise InputError("document never ends (no '#end document')", name, doc.source_line, doc.id, unit="document")
+
+
+def read_conll(path: str | os.PathLike) -> list[CorefDocument]:
+    """All documents of a column file."""
+    return list(iter_conll(path))
+
+
+def _entity(ident: str, doc: CorefDocument, entity_index: dict[str, int]) -> list:
+    i = entity_index.get(ident)
+    if i is None:
+        i = entity_index[ident] = len(doc.clusters)
+        doc.clusters.append([])
+    return doc.clusters[i]
+
+
+def _parse_field(coref: str, doc: CorefDocument, entity_index: dict[str, int],
+                 open_: dict[str, list[tuple[int, int]]], token: int, lineno: int) -> None:
+    if not _FIELD.fullmatch(coref):
+        raise InputError(f"cannot read coreference field {coref!r}", doc.source_file, lineno, doc.id,
+                         unit="document")
+    parts = _PART.findall(coref)
+    # The reference scorer's order: double antecedents "(1+2)" dropped, then one-token
+    # mentions, then openings, then closings (which pop the latest opening of their entity).
+    for ident, _, _ in parts:
+        if ident:
+            _add(doc, _entity(ident, doc, entity_index), (token, token), lineno)
+    for _, ident, _ in parts:
+        if ident:
+            _entity(ident, doc, entity_index)
+            open_.setdefault(ident, []).append((token, lineno))
+    for _, _, ident in parts:
+        if ident:
+            stack = open_.get(ident)
+            if not stack:
+                raise InputError(f"mention of entity {ident} ends here but never began ({coref!r})",
+                                 doc.source_file, lineno, doc.id, unit="document")
+            start, _ = stack.pop()
+            _add(doc, _entity(ident, doc, entity_index), (start, token), lineno)
+
+
+def _add(doc: CorefDocument, cluster: list, mention: tuple[int, int], lineno: int) -> None:
+    cluster.append(mention)
+    if mention in doc.mention_lines:
+        doc.repeats = True
+    else:
+        doc.mention_lines[mention] = lineno
+
+
+def _check_closed(doc: CorefDocument, open_: dict[str, list[tuple[int, int]]],
+                  entity_index: dict[str, int]) -> None:
+    unclosed = [(line, ident) for ident, stack in open_.items() for _, line in stack]
+    if unclosed:
+        line, ident = min(unclosed)
+        raise InputError(f"mention of entity {ident} begins here but never ends",
+                         doc.source_file, line, doc.id, unit="document")
+    # entities whose only mentions never closed cannot remain (checked above); drop
+    # nothing else: an entity opened and closed always has a mention
+    doc.clusters[:] = [c for c in doc.clusters if c]
+    if doc.repeats is None:
+        doc.repeats = False

@@ -1,0 +1,103 @@
+"""Coreference documents: clusters of hashable mentions, and how they are cleaned.
+
+A mention is any hashable value: ``(start, end)`` token offsets for column and jsonlines
+files, ``(paragraph, start, end)`` for SciCo topics, ``(sentence, variable)`` for AMR
+documents.  Every metric compares mentions by equality only.
+
+:func:`prepare` applies the two options every scorer needs, in the reference scorer's
+order: repeated mentions first (keep the first occurrence, in cluster order), then
+singletons (removed from each side separately, as coval and SciCo do).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Hashable, Sequence
+
+from ..errors import InputError
+
+Mention = Hashable
+Clusters = list[list[Mention]]
+
+
+@dataclass
+class CorefDocument:
+    """One document: its id and its clusters (entities) of mentions."""
+
+    id: str
+    clusters: Clusters = field(default_factory=list)
+    source_file: str | None = None
+    source_line: int | None = None
+    mention_lines: dict = field(default_factory=dict, repr=False)
+    """Where each mention was written (line number), for error messages."""
+    repeats: bool | None = None
+    """Whether a mention is written twice; ``None``: not known (checked when scoring)."""
+
+    @property
+    def n_mentions(self) -> int:
+        return sum(len(c) for c in self.clusters)
+
+
+def dedupe(doc: CorefDocument, repeated: str = "first") -> Clusters:
+    """The clusters with every mention kept once.
+
+    ``repeated="first"`` keeps the first occurrence (clusters in order, mentions in order
+    within a cluster) and drops later ones, like the CoNLL-2012 reference scorer;
+    ``repeated="error"`` raises :class:`InputError` naming the repeated mention.
+    Clusters that become empty are dropped.
+    """
+    if repeated not in ("first", "error"):
+        raise ValueError(f"repeated must be 'first' or 'error', not {repeated!r}")
+    if doc.repeats is False or (doc.repeats is None and
+                                len(set().union(*doc.clusters)) == sum(map(len, doc.clusters))):
+        return [c for c in doc.clusters if c]
+    seen: set = set()
+    out: Clusters = []
+    for cluster in doc.clusters:
+        kept = []
+        for m in cluster:
+            if m in seen:
+                if repeated == "error":
+                    raise InputError(f"mention {m!r} is repeated", doc.source_file,
+                                     doc.mention_lines.get(m, doc.source_line), doc.id, unit="document")
+                continue
+            seen.add(m)
+            kept.append(m)
+        if kept:
+            out.append(kept)
+    return out
+
+
+def prepare(doc: CorefDocument, keep_singletons: bool = True, repeated: str = "first") -> Clusters:
+    """Clusters ready for scoring: deduplicated, singletons removed unless kept."""
+    clusters = dedupe(doc, repeated)
+    if not keep_singletons:
+        clusters = [c for c in clusters if len(c) > 1]
+    return clusters
+
+
+def pair_documents(keys: Sequence[CorefDocument], responses: Sequence[CorefDocument],
+                   response_file: str | None = None) -> list[tuple[CorefDocument, CorefDocument]]:
+    """Pair key and response documents by id (key order); ids must match exactly."""
+    by_id: dict[str, CorefDocument] = {}
+    for d in responses:
+        if d.id in by_id:
+            raise InputError("document id appears twice", d.source_file, d.source_line, d.id, unit="document")
+        by_id[d.id] = d
+    pairs = []
+    seen: set[str] = set()
+    for k in keys:
+        if k.id in seen:
+            raise InputError("document id appears twice", k.source_file, k.source_line, k.id, unit="document")
+        seen.add(k.id)
+        r = by_id.get(k.id)
+        if r is None:
+            raise InputError("document of the key is missing from the response",
+                             response_file or (responses[0].source_file if responses else None), None,
+                             k.id, unit="document")
+        pairs.append((k, r))
+    for d in responses:
+        if d.id not in seen:
+            raise InputError("document of the response is not in the key", d.source_file, d.source_line,
+                             d.id, unit="document")
+    return pairs

@@ -1,0 +1,69 @@
+"""The key/response contingency every coreference metric is computed from.
+
+For key clusters ``K_i`` and response clusters ``R_j`` (each mention in one cluster per
+side, see :func:`mrkit.coref.model.prepare`), :class:`Overlap` holds the cluster sizes and
+the non-zero intersection sizes ``n_ij = |K_i & R_j|``.  Building it is linear in the
+number of mentions; every metric then reads only these numbers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import chain, repeat
+from dataclasses import dataclass
+from typing import Sequence
+
+from .model import Clusters
+
+
+@dataclass
+class Overlap:
+    key_sizes: list[int]
+    response_sizes: list[int]
+    cells: list[tuple[int, int, int]]
+    """``(i, j, n_ij)`` for every key cluster i and response cluster j that share n_ij > 0 mentions."""
+
+    @classmethod
+    def of(cls, key: Clusters, response: Clusters) -> "Overlap":
+        where = dict(zip(chain.from_iterable(response), _labels(response)))
+        cols = map(where.get, chain.from_iterable(key))
+        cells = [(i, j, n) for (i, j), n in Counter(zip(_labels(key), cols)).items() if j is not None]
+        return cls(list(map(len, key)), list(map(len, response)), cells)
+
+    @property
+    def n_key(self) -> int:
+        return sum(self.key_sizes)
+
+    @property
+    def n_response(self) -> int:
+        return sum(self.response_sizes)
+
+    @property
+    def n_common(self) -> int:
+        return sum(n for _, _, n in self.cells)
+
+    def key_common(self) -> list[int]:
+        """For every key cluster, how many of its mentions the response has."""
+        out = [0] * len(self.key_sizes)
+        for i, _, n in self.cells:
+            out[i] += n
+        return out
+
+    def response_common(self) -> list[int]:
+        out = [0] * len(self.response_sizes)
+        for _, j, n in self.cells:
+            out[j] += n
+        return out
+
+    def transposed(self) -> "Overlap":
+        """The same overlap with key and response swapped (precision is recall transposed)."""
+        return Overlap(self.response_sizes, self.key_sizes, [(j, i, n) for i, j, n in self.cells])
+
+
+def pairs(n: int) -> int:
+    return n * (n - 1) // 2
+
+
+def _labels(clusters: Clusters):
+    """The cluster index of every mention, in ``chain.from_iterable(clusters)`` order."""
+    return chain.from_iterable(repeat(i, len(c)) for i, c in enumerate(clusters))

@@ -1,0 +1,11 @@
+"""Document-level AMR: coreference inputs, document graphs, document Smatch.
+
+* :mod:`.chains`: Mention / Chain / Bridge / Document and the MS-AMR XML and chain JSON readers;
+* :mod:`.pipeline`: aligned sentence AMRs + jsonlines clusters projected onto nodes;
+"""
+
+from .chains import (Bridge, Chain, Document, ImplicitRole, Mention, read_chain_json, read_msamr,
+                     write_chain_json)
+
+__all__ = ["Bridge", "Chain", "Document", "ImplicitRole", "Mention", "read_chain_json", "read_msamr",
+           "write_chain_json"]

@@ -1,0 +1,184 @@
+"""Sentence provenance of document-graph nodes: how it is written, read and inferred.
+
+mrkit writes it as one metadata line per document graph::
+
+    # ::provenance s1.c=1 s2.i=2 rel-0=2,7,8 ...
+
+listing every node except the document root with the sentences it comes from, numbered
+from 1 like the ``:sntN`` roles (``Node.provenance`` holds 0-based indices).
+
+Graphs without that line (written by other tools) get provenance inferred from their
+structure when their top is a ``document`` node with ``:sntN`` edges: a node belongs to
+sentence N when it is reachable from the ``:sntN`` child by edges as written, without
+passing through the document root, ``coref-entity`` / ``implicit-role`` nodes or
+``:coref`` edges; nodes left over (chain nodes) take the union of their neighbours.
+Any other graph is not a document graph: its nodes have empty provenance, and
+:func:`is_document` is false (``multi-sentence`` graphs stay sentence graphs).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import InputError
+from ..graph import Graph
+
+_SNT = re.compile(r"snt(\d+)$", re.IGNORECASE)
+CHAIN_LABELS = frozenset({"coref-entity", "implicit-role"})
+
+
+def format_provenance(g: Graph) -> str:
+    return " ".join(f"{v}={','.join(str(k + 1) for k in sorted(n.provenance))}"
+                    for v, n in g.nodes.items() if n.provenance)
+
+
+def with_provenance(g: Graph) -> Graph:
+    """``g`` with its provenance in the ``provenance`` metadata (for writing)."""
+    g.metadata["provenance"] = format_provenance(g)
+    return g
+
+
+def sentence_roots(g: Graph) -> dict[int, str] | None:
+    """0-based sentence index -> root variable when ``g`` is a document graph."""
+    if not g.tops or (g.nodes[g.tops[0]].label or "").lower() != "document":
+        return None
+    roots = {}
+    for e in g.edges:
+        m = _SNT.match(e.label)
+        if e.source == g.tops[0] and m:
+            roots[int(m.group(1)) - 1] = e.target
+    return roots or None
+
+
+def is_document(g: Graph) -> bool:
+    return "provenance" in g.metadata or sentence_roots(g) is not None
+
+
+def read_provenance(g: Graph) -> None:
+    """Fill ``Node.provenance`` from the metadata line, else infer it (see module doc)."""
+    text = g.metadata.get("provenance")
+    if text is not None:
+        for item in text.split():
+            var, _, nums = item.partition("=")
+            if var not in g.nodes:
+                raise InputError(f"::provenance names variable {var!r}, which the graph does not have",
+                                 g.source_file, g.source_line, g.id)
+            try:
+                g.nodes[var].provenance = frozenset(int(x) - 1 for x in nums.split(","))
+            except ValueError:
+                raise InputError(f"::provenance item {item!r} is not var=N,N,...",
+                                 g.source_file, g.source_line, g.id) from None
+        return
+    roots = sentence_roots(g)
+    if roots is None:
+        return
+    top = g.tops[0]
+    out: dict[str, list[str]] = {v: [] for v in g.nodes}
+    nbrs: dict[str, set[str]] = {v: set() for v in g.nodes}
+    for e in g.edges:
+        nbrs[e.source].add(e.target)
+        nbrs[e.target].add(e.source)
+        if not e.label.lower().startswith("coref"):
+            out[e.source].append(e.target)
+    prov: dict[str, set[int]] = {v: set() for v in g.nodes}
+    for k, r in roots.items():
+        stack, seen = [r], {r}
+        while stack:
+            v = stack.pop()
+            prov[v].add(k)
+            if (g.nodes[v].label or "") in CHAIN_LABELS:
+                continue
+            for w in out[v]:
+                if w not in seen and w != top:
+                    seen.add(w)
+                    stack.append(w)
+    for v in g.nodes:  # chain nodes: the union of their neighbours
+        if v != top and (g.nodes[v].label or "") in CHAIN_LABELS:
+            prov[v] = set().union(*(prov[w] for w in nbrs[v] if w != top and (g.nodes[w].label or "") not in CHAIN_LABELS))
+    for v, n in g.nodes.items():
+        n.provenance = frozenset(prov[v]) if v != top else frozenset()
+
+
+def read_document_graphs(path) -> list[Graph]:
+    """Read a PENMAN file of (document) graphs, with their provenance."""
+    from ..codecs.penman import read_penman
+
+    graphs = read_penman(path)
+    for g in graphs:
+        read_provenance(g)
+    return graphs
+
+
+def document_tree(g: Graph):
+    """Lay a document graph out sentence by sentence: a node is written (with its
+    concept) under the first ``:sntN`` of its sentences, and referred to elsewhere."""
+    import penman
+
+    from ..codecs.penman import _constant, _invert, to_tree
+
+    roots = sentence_roots(g)
+    if roots is None or not all(n.provenance for v, n in g.nodes.items() if v != g.tops[0]):
+        return to_tree(with_provenance(g))
+    top = g.tops[0]
+    home = {v: (min(n.provenance) if n.provenance else -1) for v, n in g.nodes.items()}
+    out: dict[str, list] = {v: [] for v in g.nodes}
+    inc: dict[str, list] = {v: [] for v in g.nodes}
+    for e in g.edges:
+        out[e.source].append(e)
+        inc[e.target].append(e)
+    placed: set[str] = set()
+    used: set[int] = set()
+    branches_of: dict[str, list] = {}
+
+    def build(v: str, strict: bool) -> tuple:
+        placed.add(v)
+        n = g.nodes[v]
+        br: list = [("/", n.label)] if n.label is not None else []
+        br += [(":" + p.key, _constant(p)) for p in n.properties]
+        branches_of[v] = br
+        grow(v, strict)
+        return (v, br)
+
+    def grow(v: str, strict: bool) -> None:
+        br = branches_of[v]
+        for e in out[v]:
+            if id(e) in used:
+                continue
+            t = e.target
+            if t in placed or (strict and v != top and home[t] != home[v]):
+                if t in placed or not strict:
+                    used.add(id(e))
+                    br.append((":" + e.label, t))
+                continue
+            used.add(id(e))
+            br.append((":" + e.label, build(t, strict)))
+        for e in inc[v]:
+            s = e.source
+            if id(e) in used or s in placed or (strict and home[s] != home[v]):
+                continue
+            used.add(id(e))
+            br.append((":" + _invert(e.label), build(s, strict)))
+
+    root = build(top, True)
+    while len(placed) < len(g.nodes):
+        before = len(placed)
+        for v in list(placed):
+            grow(v, False)
+        if len(placed) == before:
+            raise ValueError(f"{g.where()}: nodes not connected to the document root")
+    for v in list(placed):  # remaining edges between placed nodes: references
+        grow(v, False)
+    return penman.Tree(root, metadata={"id": g.id, **with_provenance(g).metadata})
+
+
+def dumps_documents(graphs: list[Graph]) -> str:
+    import penman
+
+    return "\n\n".join(penman.format(document_tree(g), indent=6) for g in graphs) + "\n"
+
+
+def write_document_graphs(graphs: list[Graph], path) -> None:
+    """Write document graphs as PENMAN (atomically), provenance in ``# ::provenance``."""
+    from ..io import atomic_write
+
+    atomic_write(path, dumps_documents(graphs))
