@@ -12,8 +12,6 @@ sum the counts, then divide); macro is the mean of the pair F1 scores.
 
 from __future__ import annotations
 
-import os
-import sys
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Iterable, Sequence
@@ -24,6 +22,7 @@ from ..align import AlignConfig, Alignment, Features, align, build_problem
 from ..amr import NON_INVERTED_OF, Triples, triples
 from ..errors import InputError
 from ..graph import Graph
+from ..parallel import map_pairs
 
 
 def prf(matched: float, gold: float, system: float) -> tuple[float, float, float]:
@@ -167,11 +166,6 @@ def smatch_pair(gold: Graph, system: Graph, config: AlignConfig = AlignConfig(),
 
 # ------------------------------------------------------------------ corpus
 
-def _score_chunk(args: tuple) -> list[PairScore]:
-    pairs, config, keep = args
-    return [smatch_pair(g, s, config, k, keep) for k, g, s in pairs]
-
-
 def smatch_corpus(
     golds: Sequence[Graph],
     systems: Sequence[Graph],
@@ -189,26 +183,8 @@ def smatch_corpus(
     """
     if len(golds) != len(systems):
         raise InputError(f"gold has {len(golds)} graphs but system has {len(systems)}")
-    items = [(k, g, s) for k, (g, s) in enumerate(zip(golds, systems))]
-    if workers == 0:
-        workers = os.cpu_count() or 1
-    results: list[PairScore] = []
-    if workers > 1 and len(items) > 50:
-        import multiprocessing as mp
-
-        size = max(10, len(items) // (workers * 8))
-        chunks = [(items[k:k + size], config, keep) for k in range(0, len(items), size)]
-        ctx = mp.get_context("fork" if sys.platform != "win32" else "spawn")
-        with ctx.Pool(workers) as pool:
-            for chunk in pool.imap(_score_chunk, chunks):
-                results.extend(chunk)
-                if progress:
-                    progress(len(chunk))
-    else:
-        for k, g, s in items:
-            results.append(smatch_pair(g, s, config, k, keep))
-            if progress:
-                progress(1)
+    items = [(g, s, config, k, keep) for k, (g, s) in enumerate(zip(golds, systems))]
+    results: list[PairScore] = map_pairs(smatch_pair, items, workers=workers, progress=progress)
     ci = None
     if bootstrap:
         from ..stats import bootstrap_prf

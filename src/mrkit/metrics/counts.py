@@ -1,0 +1,53 @@
+"""Gold / system / correct counts with precision, recall and F1, shared by the set metrics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from .smatch import prf
+
+
+@dataclass
+class Counts:
+    """``g`` gold tuples, ``s`` system tuples, ``c`` correct (matched) tuples."""
+
+    g: int = 0
+    s: int = 0
+    c: int = 0
+
+    def add(self, other: "Counts") -> "Counts":
+        self.g += other.g
+        self.s += other.s
+        self.c += other.c
+        return self
+
+    @classmethod
+    def of_sets(cls, gold: set, system: set) -> "Counts":
+        return cls(len(gold), len(system), len(gold & system))
+
+    @classmethod
+    def total(cls, items: Iterable["Counts"]) -> "Counts":
+        out = cls()
+        for x in items:
+            out.add(x)
+        return out
+
+    @property
+    def p(self) -> float:
+        return prf(self.c, self.g, self.s)[0]
+
+    @property
+    def r(self) -> float:
+        return prf(self.c, self.g, self.s)[1]
+
+    @property
+    def f(self) -> float:
+        return prf(self.c, self.g, self.s)[2]
+
+    @property
+    def perfect(self) -> bool:
+        return self.g == self.s == self.c
+
+    def to_dict(self) -> dict:
+        return {"g": self.g, "s": self.s, "c": self.c, "p": self.p, "r": self.r, "f": self.f}
