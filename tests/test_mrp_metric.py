@@ -226,3 +226,17 @@ def test_node_ids_and_order_do_not_matter(a, b, rnd):
         c.add_edge(new[e.source], new[e.target], e.label, attributes=list(e.attributes))
     c.tops = [new[t] for t in b.tops]
     assert score_graph(a, b, EXACT).all.c == score_graph(a, c, EXACT).all.c
+
+
+@settings(max_examples=30, deadline=None)
+@given(graphs(), graphs(), st.randoms(use_true_random=False))
+def test_engine_start_mapping_changes_nothing_but_the_search(a, b, rnd):
+    from mrkit.align import align, build_problem
+
+    fa, fb = mrp_tuples(a).features(), mrp_tuples(b).features()
+    p = build_problem(fa, fb)
+    start = list(range(fb.n))
+    rnd.shuffle(start)
+    start = (start + [-1] * fa.n)[:fa.n]
+    plain, seeded = align(p, EXACT), align(p, EXACT, start=start)
+    assert plain.certified and seeded.certified and plain.score == seeded.score

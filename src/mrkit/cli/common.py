@@ -26,6 +26,13 @@ def add_engine_options(p) -> None:
                    help="worker processes (0 = all cores; default 1)")
 
 
+def add_report_options(p) -> None:
+    """``--json``, ``-o/--output`` and ``--digits``, shared by the scoring commands."""
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("-o", "--output", help="write the report to this file (atomically)")
+    p.add_argument("--digits", type=int, default=4, help="digits after the point (default 4)")
+
+
 def engine_config(args) -> AlignConfig:
     exact = "always" if args.exact else ("never" if args.no_ilp else "auto")
     return AlignConfig(restarts=args.restarts, seed=args.seed, exact=exact, time_limit=args.time_limit)

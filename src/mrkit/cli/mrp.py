@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import add_engine_options, emit, engine_config, progress_bar, to_json
+from .common import add_engine_options, add_report_options, emit, engine_config, progress_bar, to_json
 
 HELP = """\
 The CoNLL 2019/2020 MRP metric between a gold and a system MRP file.  Graphs are paired
@@ -27,9 +27,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="only score gold graphs of this framework (repeatable)")
     p.add_argument("--per-graph", action="store_true", help="also report every graph")
     p.add_argument("--mrp-only", action="store_true", help="skip the framework-specific metrics")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("-o", "--output", help="write the report to this file (atomically)")
-    p.add_argument("--digits", type=int, default=4, help="digits after the point (default 4)")
+    add_report_options(p)
     add_engine_options(p)
     return p
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import MrkitError
-from .common import add_engine_options, emit, engine_config, progress_bar, to_json
+from .common import add_engine_options, add_report_options, emit, engine_config, progress_bar, to_json
 
 HELP = """\
 Smatch between two PENMAN files holding the same number of graphs, paired in order.
@@ -27,9 +27,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--per-pair", action="store_true", help="also report every pair")
     p.add_argument("--bootstrap", type=int, default=0, metavar="N",
                    help="95%% bootstrap confidence intervals from N resamples of the pairs")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("-o", "--output", help="write the report to this file (atomically)")
-    p.add_argument("--digits", type=int, default=4, help="digits after the point (default 4)")
+    add_report_options(p)
     add_engine_options(p)
     return p
 
