@@ -17,6 +17,8 @@ from ..errors import MrkitError
 COMMANDS = {
     "smatch": "smatch",
     "mrp": "mrp",
+    "convert": "convert",
+    "validate": "validate",
 }
 
 

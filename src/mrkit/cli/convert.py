@@ -1,0 +1,51 @@
+"""``mrkit convert IN OUT --from FMT --to FMT``: convert graphs between formats."""
+
+from __future__ import annotations
+
+import argparse
+import warnings
+
+from ..errors import MrkitError
+from .common import emit
+
+HELP = """\
+Convert graphs between formats through mrkit's graph model, in the MRP conventions.
+Input formats: mrp, amr (PENMAN), sdp (SDP 2015: DM, PSD), eds (native EDS), ucca (UCCA XML:
+one file, a directory, or a file listing XML names). Output formats: mrp, amr, sdp, eds.
+Formats are guessed from file suffixes when not given. Token-based formats (sdp, ucca) and
+eds need the raw sentences to anchor nodes: --text FILE with 'id<TAB>sentence' lines (without
+it, sdp/ucca inputs are the tokens joined by spaces). OUT '-' writes to stdout; a file is
+written atomically, only when the whole input converted.
+"""
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("convert", help="convert graphs between MRP, AMR, SDP, EDS and UCCA",
+                       description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("input", help="input file (a directory or list file for UCCA XML)")
+    p.add_argument("output", help="output file, or - for stdout")
+    p.add_argument("--from", dest="source_format", choices=("mrp", "amr", "sdp", "eds", "ucca"),
+                   help="input format (default: from the suffix)")
+    p.add_argument("--to", dest="target_format", choices=("mrp", "amr", "sdp", "eds"),
+                   help="output format (default: from the suffix, else mrp)")
+    p.add_argument("--text", metavar="FILE", help="raw sentences, one 'id<TAB>text' per line")
+    p.add_argument("--framework", choices=("dm", "psd", "pas"),
+                   help="framework of an SDP input (default: guessed from the path and labels)")
+    return p
+
+
+def run(args) -> int:
+    from ..codecs.anchoring import read_text_map
+    from ..convert import dumps_graphs, guess_format, read_graphs
+
+    src = args.source_format or guess_format(args.input)
+    if src is None:
+        raise MrkitError(f"cannot tell the format of {args.input}: give --from")
+    dst = args.target_format or (guess_format(args.output) if args.output != "-" else None) or "mrp"
+    texts = read_text_map(args.text) if args.text else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        graphs = read_graphs(args.input, src, texts=texts, framework=args.framework)
+    text = dumps_graphs(graphs, dst)
+    emit(text, None if args.output == "-" else args.output)
+    return 0

@@ -1,0 +1,71 @@
+"""Anchoring tokens in the raw input string, shared by the token-based codecs (SDP, UCCA).
+
+Tokenized corpora (PTB-style SDP, UCCA terminals) spell some tokens differently from the
+raw sentence (quotes, dashes, ellipses).  :class:`Anchorer` walks the text left to right
+and returns the character span ``[start, end)`` of each token in turn.
+"""
+
+from __future__ import annotations
+
+from ..errors import InputError
+
+# token spellings of characters that the raw text may write differently
+_VARIANTS = (
+    ("``", '"', "\u201c", "``"), ("''", '"', "\u201d", "''"), ("`", "'", "\u2018", "`"),
+    ("'", "\u2019", "'"), ("--", "\u2014", "\u2013", "--", "---"), ("...", "\u2026", ". . .", "..."),
+    ("-LRB-", "("), ("-RRB-", ")"), ("-LCB-", "{"), ("-RCB-", "}"), ("-LSB-", "["), ("-RSB-", "]"),
+)
+_OPENING = ("\u201c", '"', "``", "\u2018", "`")
+_CLOSING = ("\u201d", '"', "''", "\u2019", "'")
+
+
+class Anchorer:
+    """Find successive tokens in ``text``; :meth:`anchor` returns ``(start, end)``."""
+
+    def __init__(self, text: str, graph: str | None = None, file: str | None = None) -> None:
+        self.text = text
+        self.i = 0
+        self.graph = graph
+        self.file = file
+
+    def _skip(self) -> None:
+        while self.i < len(self.text) and self.text[self.i].isspace():
+            self.i += 1
+
+    def _candidates(self, form: str) -> list[str]:
+        out = [form, form.replace("\u2018", "`").replace("\u2019", "'")]
+        for group in _VARIANTS:
+            if form in group:
+                out.extend(group)
+        if form in _OPENING or form in _CLOSING:
+            out.extend(_OPENING + _CLOSING)
+        return out
+
+    def anchor(self, form: str) -> tuple[int, int]:
+        self._skip()
+        for cand in self._candidates(form):
+            if cand and self.text.startswith(cand, self.i):
+                start = self.i
+                self.i += len(cand)
+                return start, self.i
+        raise InputError(f"cannot anchor token {form!r} at character {self.i} of {self.text!r}",
+                         self.file, None, self.graph)
+
+
+def read_text_map(path: str) -> dict[str, str]:
+    """An ``id<TAB>sentence`` file (as ``wsj.txt`` of the MRP sample) as a dict."""
+    out: dict[str, str] = {}
+    try:
+        fh = open(path, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path) from None
+    with fh:
+        for lineno, line in enumerate(fh, 1):
+            line = line.rstrip("\n")
+            if not line.strip():
+                continue
+            gid, tab, text = line.partition("\t")
+            if not tab:
+                raise InputError("expected 'id<TAB>text'", path, lineno)
+            out[gid] = text
+    return out
