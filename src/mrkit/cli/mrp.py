@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+import warnings
 
 from .common import add_engine_options, add_report_options, emit, engine_config, progress_bar, to_json
 
@@ -35,7 +37,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def run(args) -> int:
     from ..metrics.mrp import mrp_score, pair_graphs, read_mrp_pairs
 
-    golds, systems = read_mrp_pairs(args.gold, args.system)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        golds, systems = read_mrp_pairs(args.gold, args.system)
+    for w in caught:  # e.g. the deprecated edge key "properties": one line each
+        print(f"mrkit: warning: {w.message}", file=sys.stderr)
     config = engine_config(args)
     with progress_bar(len(golds), "mrp") as tick:
         result = mrp_score(golds, systems, config, workers=args.workers, progress=tick,
