@@ -6,14 +6,15 @@ labels, properties, anchors (node-local, unary features of the engine), edges an
 attributes (labelled edges of the engine).  The node correspondence that matches the
 most tuples in total is found by :func:`mrkit.align.align`:
 
-1. *seed*: for anchored and bi-lexical graphs, the problem restricted to node pairs whose
-   anchors (or, for unanchored nodes such as UCCA units, yields) overlap is solved by the
-   heuristic search: in bi-lexical graphs every node is a token, so this pairs tokens
-   in their order;
-2. *prove*: the unrestricted problem is solved starting from that mapping, so that the
-   certificate (upper bound reached, or exact ILP) holds for the metric itself, not
-   only for the restricted search space.  A graph not proven within the ILP time limit
-   reports its upper bound.
+1. the heuristic search on the whole problem; when it reaches the upper bound, the
+   graph is certified optimal;
+2. otherwise, *seed*: for anchored and bi-lexical graphs, the problem restricted to node
+   pairs whose anchors (or, for unanchored nodes such as UCCA units, yields) overlap is
+   searched too: in bi-lexical graphs every node is a token, so this pairs tokens in
+   their order; the better mapping starts
+3. *prove*: the exact ILP on the unrestricted problem, so that the certificate holds for
+   the metric itself, not only for the restricted search space.  A graph not proven
+   within the ILP time limit reports its upper bound.
 
 Reported per tuple type, and "all" (counts summed over types): precision, recall, F1,
 per framework and over all frameworks; per graph the counts and whether the alignment
@@ -185,12 +186,17 @@ def score_graph(gold: Graph, system: Graph | None, config: AlignConfig = AlignCo
         system = Graph(id=gold.id, framework=gold.framework, text=gold.text)
     ta, tb = mrp_tuples(gold), mrp_tuples(system)
     fa, fb = ta.features(), tb.features()
-    start = None
-    allowed = candidate_pairs(ta, tb) if ta.n and tb.n else None
-    if allowed is not None:
-        seed_config = AlignConfig(restarts=config.restarts, seed=config.seed, exact="never")
-        start = align(build_problem(fa, fb, allowed), seed_config).mapping
-    res = align(build_problem(fa, fb), config, start)
+    problem = build_problem(fa, fb)
+    search = AlignConfig(restarts=config.restarts, seed=config.seed, exact="never")
+    res = align(problem, search)
+    if not res.certified and config.exact != "never":
+        start = res.mapping
+        allowed = candidate_pairs(ta, tb)
+        if allowed is not None:
+            seed = align(build_problem(fa, fb, allowed), search).mapping
+            if problem.score(seed) > res.score:
+                start = seed
+        res = align(problem, config, start)
     counts = match_counts(ta, tb, res.mapping)
     mapping = {ta.ids[i]: (tb.ids[j] if j >= 0 else None) for i, j in enumerate(res.mapping)}
     return GraphScore(gold.framework or "", str(gold.id), counts, res.certified, res.bound,
