@@ -16,6 +16,7 @@ from ..errors import MrkitError
 # subcommand name -> module in this package
 COMMANDS = {
     "smatch": "smatch",
+    "mrp": "mrp",
     "convert": "convert",
     "validate": "validate",
     "score": "score",

@@ -13,7 +13,6 @@ sum the counts, then divide); macro is the mean of the pair F1 scores.
 from __future__ import annotations
 
 import os
-import sys
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Sequence
@@ -25,6 +24,7 @@ from ..amr import NON_INVERTED_OF, Triples, triples
 from ..errors import InputError
 from ..graph import Graph
 from ..io import gc_paused
+from ..parallel import map_pairs, new_pool
 
 
 def prf(matched: float, gold: float, system: float) -> tuple[float, float, float]:
@@ -176,54 +176,17 @@ PARALLEL_MIN_PAIRS = 1000
 """With ``workers=0`` (auto), corpora smaller than this are scored in one process."""
 
 
-def _score_chunk(args: tuple[list[Item], AlignConfig]) -> list[PairScore]:
-    items, config = args
-    with gc_paused():
-        return [_pair_score(k, gid, ta, tb, config) for k, gid, ta, tb in items]
-
-
 def _resolve_workers(workers: int, n: int) -> int:
     if workers == 0:
         return (os.cpu_count() or 1) if n >= PARALLEL_MIN_PAIRS else 1
     return max(1, workers)
 
 
-def _pool(workers: int):
-    import multiprocessing as mp
-
-    return mp.get_context("fork" if sys.platform != "win32" else "spawn").Pool(workers)
-
-
 def score_items(items: Sequence[Item], config: AlignConfig = AlignConfig(), workers: int = 1,
                 progress: Callable[[int], None] | None = None, pool=None) -> list[PairScore]:
     """Score (index, id, gold triples, system triples) items, in order."""
-    if pool is None and (workers <= 1 or len(items) < 20):
-        out = []
-        with gc_paused():
-            for k, gid, ta, tb in items:
-                out.append(_pair_score(k, gid, ta, tb, config))
-                if progress:
-                    progress(1)
-        return out
-    size = max(10, len(items) // (max(workers, 2) * 8))
-    chunks = [(list(items[k:k + size]), config) for k in range(0, len(items), size)]
-    own = pool is None
-    pool = pool or _pool(workers)
-    try:
-        out: list[PairScore] = []
-        for chunk in pool.imap(_score_chunk, chunks):
-            out.extend(_tick(chunk, progress))
-        return out
-    finally:
-        if own:
-            pool.close()
-            pool.join()
-
-
-def _tick(chunk: list[PairScore], progress: Callable[[int], None] | None) -> list[PairScore]:
-    if progress:
-        progress(len(chunk))
-    return chunk
+    with gc_paused():
+        return map_pairs(_pair_score, items, (config,), workers, progress, min_parallel=20, pool=pool)
 
 
 def _result(pairs: list[PairScore], bootstrap: int, seed: int) -> SmatchResult:
@@ -316,7 +279,7 @@ def smatch_files(gold_path: str, system_path: str, config: AlignConfig = AlignCo
     if workers <= 1:
         golds, systems = read_pairs(gold_path, system_path)
         return smatch_corpus(golds, systems, config, 1, progress, bootstrap, keep)
-    with _pool(workers) as pool:
+    with new_pool(workers) as pool:
         gold = _read_triples(gold_path, pool, workers, keep)
         system = _read_triples(system_path, pool, workers, keep)
         _check_counts(len(gold), len(system), gold_path, system_path)
