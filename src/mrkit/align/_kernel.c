@@ -316,17 +316,20 @@ static PyObject *k_climb(PyObject *self, PyObject *args) {
     return Py_BuildValue("dli", best, evals, used);
 }
 
-/* weights(U, allowed, a_src, a_tgt, a_lab, b_src, b_tgt, b_lab, nA, nB, nEa, nEb, nL, w, useful)
- * Assignment-bound weights w[i, j] = U[i, j] + 1/2 sum over labels and directions of
- * min(degree of i, degree of j), zero where not allowed; useful[i, j] = allowed and
- * (U > 0 or some label/direction shared).  Returns the trivial edge bound
- * sum_l min(#gold edges with l, #system edges with l). */
+/* weights(U, allowed, a_src, a_tgt, a_lab, b_src, b_tgt, b_lab, nA, nB, nEa, nEb, nL, w, useful, mode)
+ * Assignment-bound weights, zero where not allowed.  mode 0: w[i, j] = U[i, j] + 1/2 sum
+ * over labels and both directions of min(degree of i, degree of j) (each edge paid half at
+ * each end); mode 1: U + sum over labels of min(out-degrees) (each edge paid in full at
+ * its source); mode 2: the same with in-degrees (paid at its target).  Each is a valid
+ * bound.  useful[i, j] = allowed and (U > 0 or some label/direction shared).  Returns the
+ * trivial edge bound sum_l min(#gold edges with l, #system edges with l). */
 static PyObject *k_weights(PyObject *self, PyObject *args) {
     PyObject *o[10];
-    int nA, nB, nEa, nEb, nL;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOiiiiiOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
-                          &o[7], &nA, &nB, &nEa, &nEb, &nL, &o[8], &o[9]))
+    int nA, nB, nEa, nEb, nL, mode = 0;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOiiiiiOO|i", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
+                          &o[7], &nA, &nB, &nEa, &nEb, &nL, &o[8], &o[9], &mode))
         return NULL;
+    double scale = mode == 0 ? 0.5 : 1.0;
     Py_buffer b[10];
     Py_ssize_t cnt[10] = {(Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB, nEa, nEa, nEa, nEb, nEb, nEb,
                           (Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB};
@@ -381,13 +384,15 @@ static PyObject *k_weights(PyObject *self, PyObject *args) {
         for (int j = 0; j < nB; j++) {
             size_t ij = (size_t)i * nB + j;
             if (!allowed[ij]) { w[ij] = 0.0; useful[ij] = 0; continue; }
-            double s = 0.0;
+            double s = 0.0, sd = 0.0;
             for (int t = aptr[i]; t < aptr[i + 1]; t++) {
                 int k = alist[t];
                 int x = da[(size_t)i * L2 + k], y = db[(size_t)j * L2 + k];
-                s += x < y ? x : y;
+                int mn = x < y ? x : y;
+                s += mn;
+                if ((mode == 1 && !(k & 1)) || (mode == 2 && (k & 1))) sd += mn;
             }
-            w[ij] = U[ij] + 0.5 * s;
+            w[ij] = U[ij] + scale * (mode == 0 ? s : sd);
             useful[ij] = (U[ij] > 0.0 || s > 0.0) ? 1 : 0;
         }
     }

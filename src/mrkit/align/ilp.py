@@ -131,6 +131,7 @@ class _Model:
         if self.n_x + self.n_y == 0:
             return 0.0
         h = self._highs(time_limit)
+        h.setOptionValue("presolve", "off")  # tiny LPs: presolve costs more than it saves
         self.lp.integrality_ = []
         h.passModel(self.lp)
         h.run()

@@ -64,6 +64,8 @@ class Problem:
     """Assignment-bound weights (see :mod:`mrkit.align.bounds`)."""
     edge_bound: float = 0.0
     """Per-label multiset intersection of the two edge lists."""
+    n_labels: int = 0
+    """Size of the edge-label vocabulary shared by the two graphs."""
     _columns: list | None = field(default=None, repr=False)
 
     def edge_columns(self) -> list[np.ndarray]:
@@ -144,5 +146,5 @@ def build_problem(
     p = Problem(a.n, b.n, U, allow, useful, ea, eb, integral)
     edge_bound = _kernel.weights(U, allow, *p.edge_columns(), a.n, b.n, len(ea), len(eb), len(vocab),
                                  w, useful)
-    p.weights, p.edge_bound = w, float(edge_bound)
+    p.weights, p.edge_bound, p.n_labels = w, float(edge_bound), len(vocab)
     return p

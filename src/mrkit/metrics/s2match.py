@@ -55,33 +55,38 @@ def _vector(word: str, emb: Embeddings, split: bool) -> np.ndarray | None:
     return v
 
 
-def concept_similarity(a: str, b: str, emb: Embeddings, cutoff: float = 0.5,
-                       diffsense: float = 0.5) -> float:
-    """The graded similarity of two concepts (see the module docstring)."""
+def concept_vector(c: str, emb: Embeddings) -> tuple[str | None, np.ndarray | None]:
+    """(concept without sense, unit vector or None) as S2match uses them."""
+    ws = _without_sense(c)
+    v = _vector(ws, emb, False) if ws else _vector(c, emb, True)
+    if v is not None and ws:
+        extra = emb.get(ws + "s")
+        if extra is not None:
+            v = v + extra
+    if v is not None:
+        n = float(np.linalg.norm(v))
+        v = v / n if n > 0 else None
+    return ws, v
+
+
+def _similarity(a: str, b: str, ia: tuple, ib: tuple, cutoff: float, diffsense: float) -> float:
     if a == b:
         return 1.0
-    aws, bws = _without_sense(a), _without_sense(b)
+    (aws, va), (bws, vb) = ia, ib
     if (aws and bws and aws == bws) or (aws and aws == b) or (bws and bws == a):
         return diffsense
-    va = _vector(aws, emb, False) if aws else _vector(a, emb, True)
-    vb = _vector(bws, emb, False) if bws else _vector(b, emb, True)
     if va is None or vb is None:
         return 0.0
-    if aws:
-        extra = emb.get(aws + "s")
-        if extra is not None:
-            va = va + extra
-    if bws:
-        extra = emb.get(bws + "s")
-        if extra is not None:
-            vb = vb + extra
-    na, nb = np.linalg.norm(va), np.linalg.norm(vb)
-    if na == 0 or nb == 0:
-        return 0.0
-    sim = 1.0 - min(1.0, 1.0 - float(va @ vb) / (na * nb))
+    sim = max(0.0, min(1.0, float(va @ vb)))
     if sim > cutoff:
         return sim * diffsense if (aws or bws) else sim
     return 0.0
+
+
+def concept_similarity(a: str, b: str, emb: Embeddings, cutoff: float = 0.5,
+                       diffsense: float = 0.5) -> float:
+    """The graded similarity of two concepts (see the module docstring)."""
+    return _similarity(a, b, concept_vector(a, emb), concept_vector(b, emb), cutoff, diffsense)
 
 
 def _concepts(t: Triples) -> list[str | None]:
@@ -100,9 +105,18 @@ def _attr_features(t: Triples) -> Features:
 
 
 class _SimCache:
+    """Concept similarities of a corpus: one vector per concept, one value per pair."""
+
     def __init__(self, emb: Embeddings, cutoff: float, diffsense: float) -> None:
         self.emb, self.cutoff, self.diffsense = emb, cutoff, diffsense
         self.cache: dict[tuple[str, str], float] = {}
+        self.vectors: dict[str, tuple] = {}
+
+    def _info(self, c: str) -> tuple:
+        info = self.vectors.get(c)
+        if info is None:
+            info = self.vectors[c] = concept_vector(c, self.emb)
+        return info
 
     def __call__(self, a: str | None, b: str | None) -> float:
         if a is None or b is None:
@@ -110,7 +124,8 @@ class _SimCache:
         key = (a, b) if a <= b else (b, a)
         s = self.cache.get(key)
         if s is None:
-            s = self.cache[key] = concept_similarity(key[0], key[1], self.emb, self.cutoff, self.diffsense)
+            s = self.cache[key] = _similarity(key[0], key[1], self._info(key[0]), self._info(key[1]),
+                                              self.cutoff, self.diffsense)
         return s
 
 
