@@ -16,3 +16,18 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"shared data not available: {path}")
     return path
+
+
+def run_mrkit(*args: str, **kw):
+    """Run ``python -m mrkit`` as a user would, with the mrkit this test session imports
+    (installed, or built in place under src/)."""
+    import os
+    import subprocess
+    import sys
+
+    import mrkit
+
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(Path(mrkit.__file__).resolve().parents[1])
+    return subprocess.run([sys.executable, "-m", "mrkit", *args], capture_output=True, text=True,
+                          env=env, **kw)

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from altmetrics_helpers import ORACLE, oracle_numbers
-from conftest import ROOT, shared_path
+from conftest import run_mrkit, shared_path
 
 
 def mrkit(*args: str) -> subprocess.CompletedProcess:
-    env = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}
-    return subprocess.run([sys.executable, "-m", "mrkit", *args], capture_output=True, text=True, env=env)
+    return run_mrkit(*args)
 
 
 def test_score_sembleu_json_per_pair():

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-
 import pytest
 
+from conftest import run_mrkit
 from mrkit.cli import main
 
 GOLD = "# ::id a\n(w / want-01 :ARG0 (b / boy))\n\n# ::id b\n(d / dog)\n"
@@ -68,8 +66,7 @@ def test_malformed_graph_in_subprocess(files, tmp_path):
     g, _ = files
     bad = tmp_path / "bad.amr"
     bad.write_text("# ::id ok\n(a / b)\n\n# ::id broken\n(a / b :ARG0 (c / d)\n")
-    proc = subprocess.run([sys.executable, "-m", "mrkit", "smatch", str(g), str(bad)],
-                          capture_output=True, text=True)
+    proc = run_mrkit("smatch", str(g), str(bad))
     assert proc.returncode == 2
     assert proc.stderr.startswith("mrkit: ") and "Traceback" not in proc.stderr
     assert f"{bad}:5, graph broken: malformed PENMAN" in proc.stderr
