@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from .smatch import prf
+from .prf import prf
 
 
 @dataclass

@@ -25,18 +25,11 @@ from ..errors import InputError
 from ..graph import Graph
 from ..io import gc_paused
 from ..parallel import map_pairs, new_pool
-
-
-def prf(matched: float, gold: float, system: float) -> tuple[float, float, float]:
-    """Precision, recall, F1 from counts (empty against empty is a perfect match)."""
-    p = matched / system if system else (1.0 if gold == 0 else 0.0)
-    r = matched / gold if gold else (1.0 if system == 0 else 0.0)
-    f = 2 * matched / (gold + system) if gold + system else 1.0
-    return p, r, f
+from .prf import PRF, prf
 
 
 @dataclass
-class PairScore:
+class PairScore(PRF):
     """Smatch of one gold/system pair."""
 
     index: int
@@ -50,18 +43,6 @@ class PairScore:
     mapping: dict[str, str | None] = field(default_factory=dict, repr=False)
 
     @property
-    def precision(self) -> float:
-        return prf(self.matched, self.gold, self.system)[0]
-
-    @property
-    def recall(self) -> float:
-        return prf(self.matched, self.gold, self.system)[1]
-
-    @property
-    def f1(self) -> float:
-        return prf(self.matched, self.gold, self.system)[2]
-
-    @property
     def f1_bound(self) -> float:
         """The best F1 any mapping could reach (equals ``f1`` when certified)."""
         return prf(self.bound, self.gold, self.system)[2]
@@ -73,7 +54,7 @@ class PairScore:
 
 
 @dataclass
-class SmatchResult:
+class SmatchResult(PRF):
     """Corpus Smatch: micro and macro scores, certification, optional confidence intervals."""
 
     pairs: list[PairScore]
@@ -90,18 +71,6 @@ class SmatchResult:
     @property
     def system(self) -> int:
         return sum(p.system for p in self.pairs)
-
-    @property
-    def precision(self) -> float:
-        return prf(self.matched, self.gold, self.system)[0]
-
-    @property
-    def recall(self) -> float:
-        return prf(self.matched, self.gold, self.system)[1]
-
-    @property
-    def f1(self) -> float:
-        return prf(self.matched, self.gold, self.system)[2]
 
     @property
     def macro_f1(self) -> float:
