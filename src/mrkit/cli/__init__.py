@@ -16,6 +16,8 @@ from ..errors import MrkitError
 # subcommand name -> module in this package
 COMMANDS = {
     "smatch": "smatch",
+    "docamr": "docamr",
+    "docsmatch": "docsmatch",
 }
 
 
