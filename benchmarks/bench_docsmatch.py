@@ -121,7 +121,7 @@ def main() -> None:
             if doc_smatch:
                 td, o = run([py, doc_smatch, "-f", str(path), str(gold), "--pr", "--coref-subscore", "--significant", "4"])
                 df = f1_of(o, r"F-score: ([0-9.]+)")
-                dc = f1_of(o, r"Total Coref.*?F-score: ([0-9.]+)") or f1_of(o, r"Total Coref[^\n]*?([0-9]\.[0-9]+)\s*$")
+                dc = f1_of(o, r"Coref Score\s*Precision: [0-9.]+\s*Recall: [0-9.]+\s*F-score: ([0-9.]+)")
                 row += f"{td:>12.2f}{df if df is not None else float('nan'):>8.4f}{dc if dc is not None else float('nan'):>7.3f} | "
             else:
                 td = float("nan")
