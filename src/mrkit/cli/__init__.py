@@ -23,6 +23,8 @@ COMMANDS = {
     "compare": "compare",
     "coref": "coref",
     "hierarchy": "hierarchy",
+    "docamr": "docamr",
+    "docsmatch": "docsmatch",
 }
 
 

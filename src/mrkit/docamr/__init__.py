@@ -2,6 +2,9 @@
 
 * :mod:`.chains`: Mention / Chain / Bridge / Document and the MS-AMR XML and chain JSON readers;
 * :mod:`.pipeline`: aligned sentence AMRs + jsonlines clusters projected onto nodes;
+* :mod:`.build`: the four document-graph representations;
+* :mod:`.provenance`: writing, reading and inferring node provenance;
+* :mod:`.docsmatch`: document Smatch with coreference and reentrancy subscores.
 """
 
 from .chains import (Bridge, Chain, Document, ImplicitRole, Mention, read_chain_json, read_msamr,

@@ -1,0 +1,147 @@
+"""mrkit docsmatch vs IBM's doc-smatch vs plain Smatch on the same document graphs.
+
+Documents: the Little Prince MS-AMR sample (sentences 1-19, its XML chains) and documents
+of 50 and 100 consecutive sentences of the Little Prince bank with name-based chains
+(named entities with the same name in several sentences; one mention per sentence).
+For each document the gold graph is the docamr representation; the systems are the
+no-coref, no-merge and merge-all graphs of the same document.
+
+    python benchmarks/bench_docsmatch.py
+
+Tools: ``mrkit`` from this checkout; ``doc-smatch`` and ``smatch.py`` from the
+environment of BENCH_PYTHON (default: the ``python`` next to a ``doc-smatch`` on PATH).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+sys.path.insert(0, str(ROOT / "src"))
+
+from mrkit.codecs.penman import read_penman  # noqa: E402
+from mrkit.docamr.build import build, no_coref  # noqa: E402
+from mrkit.docamr.chains import Chain, Document, Mention, read_msamr  # noqa: E402
+from mrkit.docamr.provenance import write_document_graphs  # noqa: E402
+
+
+TIMEOUT = float(os.environ.get("BENCH_TIMEOUT", "600"))
+"""Seconds per reference-tool run before it is reported as a time-out (nan)."""
+
+
+SMATCH_MAX_NODES = int(os.environ.get("BENCH_SMATCH_MAX_NODES", "200"))
+"""Plain smatch has no sentence constraint: it takes a minute at 160 nodes, so larger
+documents are skipped unless this is raised."""
+
+
+def tool(name: str) -> str | None:
+    env = os.environ.get("BENCH_" + name.upper().replace("-", "_").replace(".", "_"))
+    if env:
+        return env
+    py = os.environ.get("BENCH_PYTHON")
+    if py and (Path(py).parent / name).exists():
+        return str(Path(py).parent / name)
+    return shutil.which(name)
+
+
+CHARACTERS = ("i", "prince", "fox", "rose", "flower", "king", "sheep", "geographer", "businessman",
+              "lamplighter", "snake", "planet", "you")
+
+
+def name_chains(sentences) -> list[Chain]:
+    """Chains by name: named entities by their name string, and the characters of the
+    book by the noun that names them (the narrator by ``i``); one mention per sentence."""
+    by_name: dict[str, list[Mention]] = {}
+
+    def add(key: str, k: int, var: str) -> None:
+        ms = by_name.setdefault(key, [])
+        if all(m.sentence != k for m in ms):
+            ms.append(Mention(k, var))
+
+    for k, g in enumerate(sentences):
+        for e in g.edges:
+            if e.label == "name":
+                add(" ".join(p.value for p in g.nodes[e.target].properties), k, e.source)
+        for v, n in g.nodes.items():
+            if n.label in CHARACTERS:
+                add(n.label, k, v)
+    return [Chain(f"rel-{i}", ms) for i, ms in enumerate(m for m in by_name.values() if len(m) >= 2)]
+
+
+def documents() -> list[Document]:
+    s = DATA / "docamr" / "msamr-samples"
+    docs = read_msamr(s / "pp_001.xml", s / "pp.amr.txt")
+    bank = read_penman(DATA / "amr" / "little-prince" / "amr-bank-struct-v3.0.txt")
+    for start, size in ((19, 50), (69, 100), (169, 100)):
+        sents = bank[start:start + size]
+        docs.append(Document(f"lpp-{start + 1}-{start + size}", sents, name_chains(sents)))
+    return docs
+
+
+def run(cmd: list[str]) -> tuple[float, str]:
+    t0 = time.perf_counter()
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return float("nan"), f"timeout after {TIMEOUT} s"
+    return time.perf_counter() - t0, out.stdout + out.stderr
+
+
+def f1_of(text: str, pattern: str) -> float | None:
+    m = re.search(pattern, text)
+    return float(m.group(1)) if m else None
+
+
+def main() -> None:
+    doc_smatch, smatch = tool("doc-smatch"), tool("smatch.py")
+    py = os.environ.get("BENCH_PYTHON") or (str(Path(doc_smatch).parent / "python") if doc_smatch else None)
+    tmp = Path(tempfile.mkdtemp(prefix="bench-docsmatch-"))
+    mrkit = [sys.executable, "-m", "mrkit", "docsmatch"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    print(f"{'document':<16}{'system':<10}{'nodes':>6} | {'mrkit s':>8}{'F1':>8}{'coref':>7}{'cert':>5} | "
+          f"{'doc-smatch s':>12}{'F1':>8}{'coref':>7} | {'smatch s':>9}{'F1':>8} | {'speed-up':>8}")
+    for doc in documents():
+        gold = tmp / f"{doc.id}.gold.amr"
+        g = build(doc, "docamr")
+        write_document_graphs([g], gold)
+        for name, sys_graph in (("no-coref", no_coref(doc)), ("no-merge", build(doc, "no-merge")),
+                                ("merge-all", build(doc, "merge-all"))):
+            path = tmp / f"{doc.id}.{name}.amr"
+            write_document_graphs([sys_graph], path)
+            t0 = time.perf_counter()
+            out = subprocess.run(mrkit + [str(gold), str(path)], capture_output=True, text=True, env=env)
+            tm = time.perf_counter() - t0
+            f1 = f1_of(out.stdout, r"Smatch: .*F1 ([0-9.]+)")
+            cf = f1_of(out.stdout, r"Coreference: .*F1 ([0-9.]+)")
+            cert = "yes" if "1/1 pairs" in out.stdout else "no"
+            row = f"{doc.id:<16}{name:<10}{len(g.nodes):>6} | {tm:>8.2f}{f1:>8.4f}{cf:>7.3f}{cert:>5} | "
+            if doc_smatch:
+                td, o = run([py, doc_smatch, "-f", str(path), str(gold), "--pr", "--coref-subscore", "--significant", "4"])
+                df = f1_of(o, r"F-score: ([0-9.]+)")
+                dc = f1_of(o, r"Coref Score\s*Precision: [0-9.]+\s*Recall: [0-9.]+\s*F-score: ([0-9.]+)")
+                row += f"{td:>12.2f}{df if df is not None else float('nan'):>8.4f}{dc if dc is not None else float('nan'):>7.3f} | "
+            else:
+                td = float("nan")
+                row += f"{'n/a':>27} | "
+            if smatch and len(g.nodes) > SMATCH_MAX_NODES:
+                row += f"{'skipped':>17} | "
+            elif smatch:
+                ts, o = run([py, smatch, "-f", str(path), str(gold), "--significant", "4"])
+                sf = f1_of(o, r"F-score: ([0-9.]+)")
+                row += f"{ts:>9.2f}{sf if sf is not None else float('nan'):>8.4f} | "
+            else:
+                row += f"{'n/a':>17} | "
+            row += f"{td / tm:>7.1f}x"
+            print(row, flush=True)
+
+
+if __name__ == "__main__":
+    main()
