@@ -38,6 +38,17 @@ TIMEOUT = float(os.environ.get("BENCH_TIMEOUT", "600"))
 
 
 SMATCH_MAX_NODES = int(os.environ.get("BENCH_SMATCH_MAX_NODES", "200"))
+
+MEMORY_GB = float(os.environ.get("BENCH_MEMORY_GB", "16"))
+"""Address-space cap of each reference-tool run (doc-smatch grows past 24 GB on an
+835-node document); a run that hits it fails cleanly instead of starving the machine."""
+
+
+def _cap_memory() -> None:
+    import resource
+
+    limit = int(MEMORY_GB * 2**30)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 """Plain smatch has no sentence constraint: it takes a minute at 160 nodes, so larger
 documents are skipped unless this is raised."""
 
@@ -89,9 +100,12 @@ def documents() -> list[Document]:
 def run(cmd: list[str]) -> tuple[float, str]:
     t0 = time.perf_counter()
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT)
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT,
+                             preexec_fn=_cap_memory)
     except subprocess.TimeoutExpired:
         return float("nan"), f"timeout after {TIMEOUT} s"
+    if "MemoryError" in out.stderr:
+        return float("nan"), f"out of memory (over {MEMORY_GB:g} GB)"
     return time.perf_counter() - t0, out.stdout + out.stderr
 
 

@@ -47,3 +47,37 @@ def gc_paused() -> Iterator[None]:
     finally:
         if was:
             gc.enable()
+
+
+def numbered_lines(path: str | os.PathLike) -> Iterator[tuple[int, str]]:
+    """``(line number, line)`` of a UTF-8 text file; a file that cannot be opened or is
+    not UTF-8 raises :class:`~mrkit.errors.InputError` naming the file (and line)."""
+    from .errors import InputError
+
+    name = os.fspath(path)
+    try:
+        fh = open(name, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", name) from None
+    with fh:
+        lineno = 0
+        try:
+            for lineno, line in enumerate(fh, 1):
+                yield lineno, line
+        except UnicodeDecodeError as exc:
+            raise InputError(f"not UTF-8 text ({exc.reason})", name, lineno + 1) from None
+
+
+def json_lines(path: str | os.PathLike) -> Iterator[tuple[int, object]]:
+    """``(line number, value)`` of every non-blank line of a JSON-lines file."""
+    import json
+
+    from .errors import InputError
+
+    for lineno, line in numbered_lines(path):
+        if not line.strip():
+            continue
+        try:
+            yield lineno, json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not JSON: {exc.msg}", os.fspath(path), lineno) from None

@@ -8,6 +8,7 @@ and returns the character span ``[start, end)`` of each token in turn.
 from __future__ import annotations
 
 from ..errors import InputError
+from ..io import numbered_lines
 
 # token spellings of characters that the raw text may write differently
 _VARIANTS = (
@@ -55,17 +56,12 @@ class Anchorer:
 def read_text_map(path: str) -> dict[str, str]:
     """An ``id<TAB>sentence`` file (as ``wsj.txt`` of the MRP sample) as a dict."""
     out: dict[str, str] = {}
-    try:
-        fh = open(path, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path) from None
-    with fh:
-        for lineno, line in enumerate(fh, 1):
-            line = line.rstrip("\n")
-            if not line.strip():
-                continue
-            gid, tab, text = line.partition("\t")
-            if not tab:
-                raise InputError("expected 'id<TAB>text'", path, lineno)
-            out[gid] = text
+    for lineno, line in numbered_lines(path):
+        line = line.rstrip("\n")
+        if not line.strip():
+            continue
+        gid, tab, text = line.partition("\t")
+        if not tab:
+            raise InputError("expected 'id<TAB>text'", path, lineno)
+        out[gid] = text
     return out

@@ -20,6 +20,7 @@ import re
 from typing import Iterator
 
 from ..errors import InputError
+from ..io import numbered_lines
 from .model import CorefDocument
 
 _BEGIN = re.compile(r"^#\s*begin document\s*(.*?)\s*$")
@@ -35,36 +36,31 @@ def iter_conll(path: str | os.PathLike) -> Iterator[CorefDocument]:
     entity_index: dict[str, int] = {}
     open_: dict[str, list[tuple[int, int]]] = {}
     token = 0
-    try:
-        fh = open(name, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", name) from None
-    with fh:
-        for lineno, line in enumerate(fh, 1):
-            if line[:1] == "#":
-                m = _BEGIN.match(line)
-                if m:
-                    if doc is not None:
-                        raise InputError("document never ends (no '#end document' before the next '#begin document')",
-                                         name, doc.source_line, doc.id, unit="document")
-                    doc = CorefDocument(m.group(1), [], name, lineno)
-                    entity_index, open_, token = {}, {}, 0
-                elif _END.match(line):
-                    if doc is None:
-                        raise InputError("'#end document' without '#begin document'", name, lineno)
-                    _check_closed(doc, open_, entity_index)
-                    yield doc
-                    doc = None
-                continue
-            fields = line.rsplit(None, 1)
-            if not fields:
-                continue
-            if doc is None:
-                raise InputError("token line outside a document (missing '#begin document')", name, lineno)
-            coref = fields[-1]
-            if coref != "-" and coref != "_":
-                _parse_field(coref, doc, entity_index, open_, token, lineno)
-            token += 1
+    for lineno, line in numbered_lines(name):
+        if line[:1] == "#":
+            m = _BEGIN.match(line)
+            if m:
+                if doc is not None:
+                    raise InputError("document never ends (no '#end document' before the next '#begin document')",
+                                     name, doc.source_line, doc.id, unit="document")
+                doc = CorefDocument(m.group(1), [], name, lineno)
+                entity_index, open_, token = {}, {}, 0
+            elif _END.match(line):
+                if doc is None:
+                    raise InputError("'#end document' without '#begin document'", name, lineno)
+                _check_closed(doc, open_, entity_index)
+                yield doc
+                doc = None
+            continue
+        fields = line.rsplit(None, 1)
+        if not fields:
+            continue
+        if doc is None:
+            raise InputError("token line outside a document (missing '#begin document')", name, lineno)
+        coref = fields[-1]
+        if coref != "-" and coref != "_":
+            _parse_field(coref, doc, entity_index, open_, token, lineno)
+        token += 1
     if doc is not None:
         raise InputError("document never ends (no '#end document')", name, doc.source_line, doc.id, unit="document")
 

@@ -11,44 +11,35 @@ column key).  The id is ``doc_key`` (or ``id``, or the line number).
 
 from __future__ import annotations
 
-import json
 import os
 
 from ..errors import InputError
+from ..io import json_lines
 from .model import CorefDocument
 
 
 def read_jsonlines(path: str | os.PathLike) -> list[CorefDocument]:
     name = os.fspath(path)
     docs = []
-    try:
-        fh = open(name, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", name) from None
-    with fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
+    for lineno, obj in json_lines(name):
+        if not isinstance(obj, dict):
+            raise InputError("expected a JSON object", name, lineno)
+        doc_id = str(obj.get("doc_key", obj.get("id", lineno)))
+        clusters = obj.get("clusters")
+        if not isinstance(clusters, list):
+            raise InputError("no 'clusters' list", name, lineno, doc_id, unit="document")
+        doc = CorefDocument(doc_id, [], name, lineno)
+        for cluster in clusters:
             try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"not JSON: {exc.msg}", name, lineno) from None
-            doc_id = str(obj.get("doc_key", obj.get("id", lineno)))
-            clusters = obj.get("clusters")
-            if not isinstance(clusters, list):
-                raise InputError("no 'clusters' list", name, lineno, doc_id, unit="document")
-            doc = CorefDocument(doc_id, [], name, lineno)
-            for cluster in clusters:
-                try:
-                    spans = [(int(s), int(e)) for s, e in cluster]
-                except (TypeError, ValueError):
-                    raise InputError(f"a cluster must be a list of [start, end] spans: {cluster!r}",
-                                     name, lineno, doc_id, unit="document") from None
-                for s, e in spans:
-                    if e < s:
-                        raise InputError(f"span [{s}, {e}] ends before it starts", name, lineno, doc_id,
-                                         unit="document")
-                if spans:
-                    doc.clusters.append(spans)
-            docs.append(doc)
+                spans = [(int(s), int(e)) for s, e in cluster]
+            except (TypeError, ValueError):
+                raise InputError(f"a cluster must be a list of [start, end] spans: {cluster!r}",
+                                 name, lineno, doc_id, unit="document") from None
+            for s, e in spans:
+                if e < s:
+                    raise InputError(f"span [{s}, {e}] ends before it starts", name, lineno, doc_id,
+                                     unit="document")
+            if spans:
+                doc.clusters.append(spans)
+        docs.append(doc)
     return docs

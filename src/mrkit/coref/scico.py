@@ -13,11 +13,11 @@ the gold ones, and mentions sharing a boundary token stay distinct.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 
 from ..errors import InputError
+from ..io import json_lines
 from .model import CorefDocument
 
 
@@ -40,26 +40,17 @@ class Topic:
 def read_scico(path: str | os.PathLike) -> list[Topic]:
     name = os.fspath(path)
     topics = []
-    try:
-        fh = open(name, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", name) from None
-    with fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"not JSON: {exc.msg}", name, lineno) from None
-            tid = str(obj.get("id", lineno))
-            topic = Topic(tid, {}, [], name, lineno)
-            try:
-                for para, start, end, cluster in obj.get("mentions", []):
-                    topic.clusters.setdefault(cluster, []).append((int(para), int(start), int(end)))
-                topic.relations = [(parent, child) for parent, child in obj.get("relations", [])]
-            except (TypeError, ValueError):
-                raise InputError("mentions must be [paragraph, start, end, cluster] and relations "
-                                 "[parent, child]", name, lineno, tid, unit="topic") from None
-            topics.append(topic)
+    for lineno, obj in json_lines(name):
+        if not isinstance(obj, dict):
+            raise InputError("expected a JSON object", name, lineno)
+        tid = str(obj.get("id", lineno))
+        topic = Topic(tid, {}, [], name, lineno)
+        try:
+            for para, start, end, cluster in obj.get("mentions", []):
+                topic.clusters.setdefault(cluster, []).append((int(para), int(start), int(end)))
+            topic.relations = [(parent, child) for parent, child in obj.get("relations", [])]
+        except (TypeError, ValueError):
+            raise InputError("mentions must be [paragraph, start, end, cluster] and relations "
+                             "[parent, child]", name, lineno, tid, unit="topic") from None
+        topics.append(topic)
     return topics
