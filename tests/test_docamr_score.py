@@ -10,7 +10,7 @@ from mrkit.amr import triples
 from mrkit.cli import main
 from mrkit.codecs.penman import loads
 from mrkit.docamr.build import REPRESENTATIONS, build, no_coref
-from mrkit.docamr.chains import Bridge, Chain, Document, Mention, read_msamr
+from mrkit.docamr.chains import Chain, Document, Mention, read_msamr
 from mrkit.docamr.docsmatch import docsmatch_graphs, docsmatch_pair
 from mrkit.docamr.provenance import read_document_graphs, read_provenance, write_document_graphs
 from mrkit.metrics.smatch import smatch_pair

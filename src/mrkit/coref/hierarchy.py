@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from ..errors import InputError
 from .metrics import Counts

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import Counter
 from itertools import chain, repeat
 from dataclasses import dataclass
-from typing import Sequence
 
 from .model import Clusters
 
