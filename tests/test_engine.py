@@ -109,3 +109,21 @@ def test_graded_unary_scores():
     U = np.array([[0.5, 0.0], [0.0, 0.25]])
     res = align(build_problem(fa, fb, unary=U), AlignConfig(exact="always"))
     assert res.score == 1.75 and res.certified and list(res.mapping) == [0, 1]
+
+
+def test_time_limit_reports_best_score_and_bound_never_optimal():
+    import time
+
+    rng = np.random.default_rng(3)
+
+    def side(n):
+        return Features(n, [Counter({int(rng.integers(0, 3)): 1}) for _ in range(n)],
+                        [(int(a), "r" + str(int(rng.integers(0, 2))), int(b))
+                         for a, b in rng.integers(0, n, (3 * n, 2))])
+
+    p = build_problem(side(40), side(40))
+    t0 = time.perf_counter()
+    res = align(p, AlignConfig(restarts=0, time_limit=0.5))
+    assert time.perf_counter() - t0 < 5  # one budget for LP and MIP together
+    assert not res.certified and res.method == "ilp-timeout"
+    assert res.score == p.score(res.mapping) < res.bound

@@ -103,12 +103,17 @@ def align(p: Problem, config: AlignConfig = AlignConfig(), start: np.ndarray | N
         return Alignment(mapping, score, bound, False, "heuristic", time.perf_counter() - t0)
     from .ilp import build_model
 
-    limit = None if config.exact == "always" else config.time_limit
+    # the time limit is a budget for the whole pair: what the LP used, the MIP cannot
+    deadline = None if config.exact == "always" or config.time_limit is None else t0 + config.time_limit
+
+    def remaining() -> float | None:
+        return None if deadline is None else max(1e-3, deadline - time.perf_counter())
+
     model = build_model(p)
-    lp = round_bound(p, min(model.lp_bound(limit), bound))
+    lp = round_bound(p, min(model.lp_bound(remaining()), bound))
     if score >= lp - EPS:
         return Alignment(mapping, score, lp, True, "lp", time.perf_counter() - t0)
-    res = model.solve(start=mapping, time_limit=limit)
+    res = model.solve(start=mapping, time_limit=remaining())
     if res.score >= score:
         mapping, score = res.mapping, res.score
     ilp_bound = round_bound(p, min(res.bound, lp))
