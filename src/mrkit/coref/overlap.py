@@ -9,7 +9,6 @@ number of mentions; every metric then reads only these numbers.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import chain, repeat
 from dataclasses import dataclass
 
 from .model import Clusters
@@ -24,9 +23,15 @@ class Overlap:
 
     @classmethod
     def of(cls, key: Clusters, response: Clusters) -> "Overlap":
-        where = dict(zip(chain.from_iterable(response), _labels(response)))
-        cols = map(where.get, chain.from_iterable(key))
-        cells = [(i, j, n) for (i, j), n in Counter(zip(_labels(key), cols)).items() if j is not None]
+        where = {}
+        for j, cluster in enumerate(response):
+            for m in cluster:
+                where[m] = j
+        nr = len(response)
+        get = where.get
+        # a cell (i, j) is coded as the integer i * nr + j (cheaper to count than a tuple)
+        codes = [i * nr + j for i, cluster in enumerate(key) for j in map(get, cluster) if j is not None]
+        cells = [(c // nr, c % nr, n) for c, n in Counter(codes).items()]
         return cls(list(map(len, key)), list(map(len, response)), cells)
 
     @property
@@ -61,8 +66,3 @@ class Overlap:
 
 def pairs(n: int) -> int:
     return n * (n - 1) // 2
-
-
-def _labels(clusters: Clusters):
-    """The cluster index of every mention, in ``chain.from_iterable(clusters)`` order."""
-    return chain.from_iterable(repeat(i, len(c)) for i, c in enumerate(clusters))
