@@ -23,6 +23,7 @@ GloVe 6B 100d, so similarities above the cutoff differ slightly).
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Sequence
 
@@ -157,12 +158,20 @@ def _vocab(graphs: Sequence[Graph]) -> set[str]:
     return words
 
 
+def _embeddings(vectors, golds: Sequence[Graph], systems: Sequence[Graph]) -> Embeddings:
+    """The vector backend; only a vector file needs the corpus vocabulary (to keep just
+    the words it uses), so it is computed only then."""
+    if isinstance(vectors, (str, os.PathLike)) and str(vectors).lower() not in ("none", "default"):
+        return get_embeddings(vectors, vocab=_vocab(golds) | _vocab(systems))
+    return get_embeddings(vectors)
+
+
 def s2match_corpus(golds: Sequence[Graph], systems: Sequence[Graph], vectors=None,
                    config: AlignConfig = AlignConfig(), cutoff: float = 0.5,
                    diffsense: float = 0.5) -> SmatchResult:
     """S2match of aligned graph lists; ``vectors``: see :func:`mrkit.embeddings.get_embeddings`."""
     check_pairs(golds, systems)
-    emb = get_embeddings(vectors, vocab=_vocab(golds) | _vocab(systems))
+    emb = _embeddings(vectors, golds, systems)
     sim = _SimCache(emb, cutoff, diffsense)
     return SmatchResult([s2match_pair(g, s, sim, config, k) for k, (g, s) in enumerate(zip(golds, systems))])
 
@@ -173,7 +182,7 @@ def s2match_metric(golds: Sequence[Graph], systems: Sequence[Graph], vectors=Non
                    diffsense: float = 0.5, **_) -> MetricResult:
     """Per pair: S2match F1; corpus: micro F1."""
     check_pairs(golds, systems)
-    emb = get_embeddings(vectors, vocab=_vocab(golds) | _vocab(systems))
+    emb = _embeddings(vectors, golds, systems)
     res = s2match_corpus(golds, systems, emb, config, cutoff, diffsense)
     return MetricResult("s2match", [p.f1 for p in res.pairs], res.f1,
                         {"precision": res.precision, "recall": res.recall,
