@@ -105,3 +105,39 @@ def test_scores_do_not_depend_on_mention_names_or_order(a, b):
     s, t = score_clusters(key, resp), score_clusters(key2, resp2)
     for m in METRICS:
         assert (s[m].recall, s[m].precision) == pytest.approx((t[m].recall, t[m].precision)), m
+
+
+def test_span_unpacks_and_prints_like_a_tuple():
+    from mrkit.coref import span
+
+    s = span(3, 7)
+    assert tuple(s) == (3, 7) and (s.first, s.last) == (3, 7) and repr(s) == "(3, 7)"
+    assert span(3, 7) == s and hash(span(3, 7)) == hash(s) and span(3, 8) != s and span(7, 3 + 4) != s
+    assert sorted([span(4, 4), span(3, 9), span(3, 5)]) == [span(3, 5), span(3, 9), span(4, 4)]
+    for bad in [(-1, 2), (5, 4), (0, 1 << 32)]:
+        with pytest.raises(ValueError):
+            span(*bad)
+
+
+def test_column_and_jsonlines_mentions_are_the_same_spans(tmp_path):
+    import json
+
+    from mrkit.coref import read_conll, read_jsonlines
+
+    col = tmp_path / "k.conll"
+    col.write_text("#begin document d\nd 0 0 A (1\nd 0 1 B 1)|(2)\nd 0 2 C (1)\n#end document\n")
+    js = tmp_path / "r.jsonl"
+    js.write_text(json.dumps({"doc_key": "d", "clusters": [[[0, 1], [2, 2]], [[1, 1]]]}) + "\n")
+    key, resp = read_conll(col), read_jsonlines(js)
+    assert [sorted(map(tuple, c)) for c in key[0].clusters] == [[(0, 1), (2, 2)], [(1, 1)]]
+    assert score_documents(key, resp).prf("muc")[2] == 1.0
+
+
+def test_jsonlines_negative_span_is_an_input_error(tmp_path):
+    from mrkit.coref import read_jsonlines
+    from mrkit.errors import InputError
+
+    js = tmp_path / "r.jsonl"
+    js.write_text('{"doc_key": "d", "clusters": [[[-1, 0]]]}\n')
+    with pytest.raises(InputError, match="r.jsonl:1, document d: span \\[-1, 0\\] is not a token span"):
+        read_jsonlines(js)

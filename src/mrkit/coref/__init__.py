@@ -14,7 +14,7 @@ import os
 from .conll import iter_conll, read_conll
 from .jsonl import read_jsonlines
 from .metrics import METRICS, BlancCounts, Counts
-from .model import CorefDocument, dedupe, prepare
+from .model import CorefDocument, Span, dedupe, prepare, span
 from .scico import Topic, read_scico
 from .score import CorefResult, DocumentScore, score_clusters, score_documents
 
@@ -40,5 +40,5 @@ def score_files(key: str | os.PathLike, response: str | os.PathLike, fmt: str = 
 __all__ = [
     "BlancCounts", "CorefDocument", "CorefResult", "Counts", "DocumentScore", "METRICS",
     "dedupe", "iter_conll", "prepare", "read_conll", "read_documents", "read_jsonlines",
-    "score_clusters", "score_documents", "score_files", "Topic", "read_scico",
+    "score_clusters", "score_documents", "score_files", "Span", "span", "Topic", "read_scico",
 ]

@@ -4,8 +4,9 @@ The coreference field of a token holds ``(3`` (mention of entity 3 starts), ``3)
 ends), ``(3)`` (one-token mention), several of them joined directly or with ``|``, or
 ``-`` / ``_`` for none.  Documents are delimited by ``#begin document NAME`` and
 ``#end document``; other lines that start with ``#`` are comments, blank lines separate
-sentences.  A mention is ``(first token, last token)``, tokens numbered from 0 over the
-whole document, as the reference scorer does.  Mentions of one entity that overlap are
+sentences.  A mention is a :class:`~mrkit.coref.model.Span`
+``(first token, last token)``, tokens numbered from 0 over the whole document, as the
+reference scorer does.  Mentions of one entity that overlap are
 closed last-opened-first.
 
 Bad input (a bracket that closes nothing, a mention never closed, a document that never
@@ -21,7 +22,7 @@ from typing import Iterator
 
 from ..errors import InputError
 from ..io import numbered_lines
-from .model import CorefDocument
+from .model import CorefDocument, Span
 
 _BEGIN = re.compile(r"^#\s*begin document\s*(.*?)\s*$")
 _END = re.compile(r"^#\s*end document")
@@ -88,7 +89,7 @@ def _parse_field(coref: str, doc: CorefDocument, entity_index: dict[str, int],
     # mentions, then openings, then closings (which pop the latest opening of their entity).
     for ident, _, _ in parts:
         if ident:
-            _add(doc, _entity(ident, doc, entity_index), (token, token), lineno)
+            _add(doc, _entity(ident, doc, entity_index), Span(token << 32 | token), lineno)
     for _, ident, _ in parts:
         if ident:
             _entity(ident, doc, entity_index)
@@ -100,10 +101,10 @@ def _parse_field(coref: str, doc: CorefDocument, entity_index: dict[str, int],
                 raise InputError(f"mention of entity {ident} ends here but never began ({coref!r})",
                                  doc.source_file, lineno, doc.id, unit="document")
             start, _ = stack.pop()
-            _add(doc, _entity(ident, doc, entity_index), (start, token), lineno)
+            _add(doc, _entity(ident, doc, entity_index), Span(start << 32 | token), lineno)
 
 
-def _add(doc: CorefDocument, cluster: list, mention: tuple[int, int], lineno: int) -> None:
+def _add(doc: CorefDocument, cluster: list, mention: Span, lineno: int) -> None:
     cluster.append(mention)
     if mention in doc.mention_lines:
         doc.repeats = True

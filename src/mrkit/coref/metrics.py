@@ -84,12 +84,13 @@ def _ceaf_total(o: Overlap, entity: bool) -> float:
         return 0.0
     from scipy.optimize import linear_sum_assignment
 
-    rows = {i: a for a, i in enumerate(sorted({i for i, _, _ in o.cells}))}
-    cols = {j: b for b, j in enumerate(sorted({j for _, j, _ in o.cells}))}
-    sim = np.zeros((len(rows), len(cols)))
-    k, r = o.key_sizes, o.response_sizes
-    for i, j, n in o.cells:
-        sim[rows[i], cols[j]] = 2.0 * n / (k[i] + r[j]) if entity else n
+    rows, cols, n_rows, n_cols = o.cell_positions()
+    sim = np.zeros((n_rows, n_cols))
+    if entity:
+        k, r = o.key_sizes, o.response_sizes
+        sim[rows, cols] = [2.0 * n / (k[i] + r[j]) for i, j, n in o.cells]
+    else:
+        sim[rows, cols] = [n for _, _, n in o.cells]
     a, b = linear_sum_assignment(sim, maximize=True)
     return float(sim[a, b].sum())
 
@@ -104,20 +105,27 @@ def ceafe(o: Overlap) -> Counts:
     return Counts(total, sum(1 for s in o.key_sizes if s), total, sum(1 for s in o.response_sizes if s))
 
 
-def _lea_side(sizes: list[int], other_sizes: list[int], cells) -> float:
-    found = [0.0] * len(sizes)
-    for i, j, n in cells:
-        if sizes[i] == 1:
-            found[i] = 1.0 if other_sizes[j] == 1 else 0.0
-        else:
-            found[i] += n * (n - 1) // 2
+def _lea_importance(sizes: list[int], found: list[float]) -> float:
+    """Sum over the entities of size x resolution (a singleton's one self-link is
+    either found or not; otherwise the share of its links found)."""
     return sum(s * (f if s == 1 else 2 * f / (s * (s - 1))) for s, f in zip(sizes, found) if s)
 
 
 def lea(o: Overlap) -> Counts:
-    t = o.transposed()
-    return Counts(_lea_side(o.key_sizes, o.response_sizes, o.cells), o.n_key,
-                  _lea_side(t.key_sizes, t.response_sizes, t.cells), o.n_response)
+    k, r = o.key_sizes, o.response_sizes
+    found_k = [0.0] * len(k)
+    found_r = [0.0] * len(r)
+    for i, j, n in o.cells:
+        links = n * (n - 1) // 2
+        if k[i] == 1:
+            found_k[i] = 1.0 if r[j] == 1 else 0.0
+        else:
+            found_k[i] += links
+        if r[j] == 1:
+            found_r[j] = 1.0 if k[i] == 1 else 0.0
+        else:
+            found_r[j] += links
+    return Counts(_lea_importance(k, found_k), o.n_key, _lea_importance(r, found_r), o.n_response)
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """Coreference documents: clusters of hashable mentions, and how they are cleaned.
 
-A mention is any hashable value: ``(start, end)`` token offsets for column and jsonlines
-files, ``(paragraph, start, end)`` for SciCo topics, ``(sentence, variable)`` for AMR
-documents.  Every metric compares mentions by equality only.
+A mention is any hashable value: a :class:`Span` (first and last token) for column and
+jsonlines files, ``(paragraph, start, end)`` for SciCo topics, ``(sentence, variable)``
+for AMR documents.  Every metric compares mentions by equality only.
 
 :func:`prepare` applies the two options every scorer needs, in the reference scorer's
 order: repeated mentions first (keep the first occurrence, in cluster order), then
@@ -18,6 +18,45 @@ from ..errors import InputError
 
 Mention = Hashable
 Clusters = list[list[Mention]]
+
+_MAX_TOKEN = 1 << 32
+
+
+class Span(int):
+    """A token span ``(first, last)``, last included, coded as the integer
+    ``first << 32 | last``.
+
+    Hashing and comparing an integer is several times cheaper than a tuple, and looking
+    up every mention of both sides is most of the time spent building the key/response
+    contingency of a large corpus.  A span unpacks and prints like the tuple
+    (``first, last = span``; ``repr`` is ``(first, last)``) but is not equal to it:
+    make spans with :func:`span`.
+    """
+
+    __slots__ = ()
+
+    @property
+    def first(self) -> int:
+        return int(self) >> 32
+
+    @property
+    def last(self) -> int:
+        return int(self) & (_MAX_TOKEN - 1)
+
+    def __iter__(self):
+        return iter((self.first, self.last))
+
+    def __repr__(self) -> str:
+        return f"({self.first}, {self.last})"
+
+    __str__ = __repr__
+
+
+def span(first: int, last: int) -> Span:
+    """The span of tokens ``first`` to ``last`` (0 <= first <= last < 2**32)."""
+    if not 0 <= first <= last < _MAX_TOKEN:
+        raise ValueError(f"not a token span: ({first}, {last})")
+    return Span(first << 32 | last)
 
 
 @dataclass

@@ -9,7 +9,7 @@ number of mentions; every metric then reads only these numbers.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .model import Clusters
 
@@ -20,6 +20,7 @@ class Overlap:
     response_sizes: list[int]
     cells: list[tuple[int, int, int]]
     """``(i, j, n_ij)`` for every key cluster i and response cluster j that share n_ij > 0 mentions."""
+    _positions: tuple | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(cls, key: Clusters, response: Clusters) -> "Overlap":
@@ -45,6 +46,17 @@ class Overlap:
     @property
     def n_common(self) -> int:
         return sum(n for _, _, n in self.cells)
+
+    def cell_positions(self) -> tuple[list[int], list[int], int, int]:
+        """Row and column of every cell in a matrix over the key and response clusters
+        that have cells: (rows, columns, number of rows, number of columns)."""
+        if self._positions is None:
+            rows: dict[int, int] = {}
+            cols: dict[int, int] = {}
+            ri = [rows.setdefault(i, len(rows)) for i, _, _ in self.cells]
+            cj = [cols.setdefault(j, len(cols)) for _, j, _ in self.cells]
+            self._positions = (ri, cj, len(rows), len(cols))
+        return self._positions
 
     def key_common(self) -> list[int]:
         """For every key cluster, how many of its mentions the response has."""

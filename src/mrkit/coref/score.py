@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
+from ..io import gc_paused
 from .metrics import METRICS, BlancCounts, Counts
 from .model import Clusters, CorefDocument, pair_documents, prepare
 from .overlap import Overlap
@@ -107,8 +108,9 @@ def score_documents(keys: Sequence[CorefDocument], responses: Sequence[CorefDocu
     if average not in ("micro", "macro"):
         raise ValueError(f"average must be 'micro' or 'macro', not {average!r}")
     docs = []
-    for k, r in pair_documents(keys, responses, response_file):
-        kc = prepare(k, keep_singletons, repeated)
-        rc = prepare(r, keep_singletons, repeated)
-        docs.append(DocumentScore(k.id, score_clusters(kc, rc, names)))
+    with gc_paused():  # many small objects, none cyclic: collections would only cost time
+        for k, r in pair_documents(keys, responses, response_file):
+            kc = prepare(k, keep_singletons, repeated)
+            rc = prepare(r, keep_singletons, repeated)
+            docs.append(DocumentScore(k.id, score_clusters(kc, rc, names)))
     return CorefResult(docs, names, average, {"keep_singletons": keep_singletons, "repeated": repeated})
