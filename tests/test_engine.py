@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from mrkit.align import AlignConfig, Features, align, build_problem
 from mrkit.align import _kernel
-from mrkit.align.bounds import assignment_bound, trivial_bound
+from mrkit.align.bounds import assignment_bound, directed_bound, lagrangian_bound, trivial_bound
 
 
 def brute_force(p) -> float:
@@ -76,6 +76,48 @@ def test_heuristic_below_bound_and_exact_above_heuristic(p, restarts):
     if heur.certified:
         assert heur.score == best
     assert best <= assignment_bound(p)[0] + 1e-9 and best <= trivial_bound(p) + 1e-9
+
+
+@settings(max_examples=200, deadline=None)
+@given(problems(constrained=True), st.lists(st.floats(0.0, 1.0), min_size=25, max_size=25),
+       st.booleans())
+def test_lagrangian_bound_is_never_below_the_optimum(p, grades, graded):
+    if graded and p.n_a and p.n_b:
+        # graded unary scores (as S2match has), zero where the constraint forbids the pair
+        g = np.resize(np.array(grades), p.U.size).reshape(p.U.shape)
+        p = build_problem_like(p, g * (p.allowed > 0))
+    best = brute_force(p)
+    # no target: all iterations run, so every lam the subgradient visits is checked
+    assert lagrangian_bound(p) >= best - 1e-9
+    res = align(p)
+    assert res.certified and abs(res.score - best) < 1e-9
+
+
+def build_problem_like(p, U):
+    """The problem ``p`` with the unary matrix ``U`` (same edges, same constraint)."""
+    fa = Features(p.n_a, edges=[(int(s), int(l), int(t)) for s, t, l in p.a_edges])
+    fb = Features(p.n_b, edges=[(int(s), int(l), int(t)) for s, t, l in p.b_edges])
+    return build_problem(fa, fb, p.allowed > 0, unary=U)
+
+
+def test_lagrangian_bound_closes_the_half_edge_gap():
+    # gold a -r-> b and c -s-> d; system x -r-> y and z -s-> w, plus y2 and z2, which b and
+    # c prefer (unary 2 > the one edge they could win).  Optimum: a=x, b=y2, c=z2, d=w, no
+    # edge, 0.3 + 2 + 2 + 0.3.  Paid half at each end, both edges still earn 1/2 at the
+    # pairs the optimum uses (a=x, d=w); paid in full at sources, r earns 1 at a=x; at
+    # targets, s earns 1 at d=w.  Shifting each pay to the unused end removes the gap; the
+    # scores are graded, so rounding down cannot.
+    fa = Features(4, edges=[(0, "r", 1), (2, "s", 3)])
+    fb = Features(6, edges=[(0, "r", 1), (3, "s", 5)])
+    U = np.zeros((4, 6))
+    U[0, 0], U[1, 2], U[2, 4], U[3, 5] = 0.3, 2.0, 2.0, 0.3
+    p = build_problem(fa, fb, unary=U)
+    opt = brute_force(p)
+    assert abs(opt - 4.6) < 1e-12
+    assert abs(assignment_bound(p)[0] - 5.6) < 1e-12 and abs(directed_bound(p) - 5.6) < 1e-12
+    assert lagrangian_bound(p) <= opt + 1e-9
+    res = align(p, AlignConfig(exact="never"))
+    assert res.certified and res.method == "bound" and abs(res.score - opt) < 1e-12
 
 
 def test_seeded_search_is_deterministic():

@@ -402,9 +402,194 @@ static PyObject *k_weights(PyObject *self, PyObject *args) {
     return PyLong_FromLong(edge_bound);
 }
 
+/* ------------------------------------------------------- Lagrangian bound */
+
+typedef struct { int64_t key; int32_t k; } kv_t;
+
+static int cmp_kv(const void *a, const void *b) {
+    int64_t x = ((const kv_t *)a)->key, y = ((const kv_t *)b)->key;
+    return (x > y) - (x < y);
+}
+
+/* out[k] = dense rank of key[k] among the distinct keys; returns their number */
+static int dense_ids(const int64_t *key, int n, int32_t *out, kv_t *tmp) {
+    for (int k = 0; k < n; k++) { tmp[k].key = key[k]; tmp[k].k = k; }
+    qsort(tmp, (size_t)n, sizeof(kv_t), cmp_kv);
+    int id = -1;
+    for (int t = 0; t < n; t++) {
+        if (t == 0 || tmp[t].key != tmp[t - 1].key) id++;
+        out[tmp[t].k] = id;
+    }
+    return id + 1;
+}
+
+/* lagrangian(U, allowed, a_src, a_tgt, a_lab, b_src, b_tgt, b_lab, nA, nB, nEa, nEb,
+ *            iters, target, max_cands) -> best bound found (inf when skipped)
+ *
+ * Every candidate edge match c = (gold edge e, system edge f with e's label, both endpoint
+ * pairs allowed) is paid lam_c at its source pair and 1 - lam_c at its target pair.  For a
+ * node pair (i, j) the edge matches a mapping can realise at one end form a matching
+ * between i's and j's edges, so that end earns at most min(sum over gold edges of their
+ * best lam, sum over system edges of their best lam).  With these earnings added to U, a
+ * maximum-weight assignment bounds the objective for every lam in [0, 1]; lam starts at
+ * 1/2 (the half-and-half bound, made tighter by skipping edge matches whose other end is
+ * not allowed) and follows the subgradient: a candidate paid at an end the assignment uses
+ * while its other end is not used moves its pay to the other end.  Stops as soon as the
+ * bound drops below target. */
+static PyObject *k_lagrangian(PyObject *self, PyObject *args) {
+    PyObject *o[8];
+    int nA, nB, nEa, nEb, iters;
+    double target;
+    long long max_cands;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOiiiiidL", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
+                          &o[7], &nA, &nB, &nEa, &nEb, &iters, &target, &max_cands))
+        return NULL;
+    Py_buffer b[8];
+    Py_ssize_t cnt[8] = {(Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB, nEa, nEa, nEa, nEb, nEb, nEb};
+    Py_ssize_t isz[8] = {8, 1, 4, 4, 4, 4, 4, 4};
+    const char *names[8] = {"U", "allowed", "a_src", "a_tgt", "a_lab", "b_src", "b_tgt", "b_lab"};
+    int nb;
+    for (nb = 0; nb < 8; nb++)
+        if (get_buf(o[nb], &b[nb], isz[nb], cnt[nb], 0, names[nb]) < 0) {
+            for (int k = 0; k < nb; k++) PyBuffer_Release(&b[k]);
+            return NULL;
+        }
+    const double *U = b[0].buf;
+    const uint8_t *allowed = b[1].buf;
+    const int32_t *as = b[2].buf, *at = b[3].buf, *al = b[4].buf;
+    const int32_t *bs = b[5].buf, *bt = b[6].buf, *bl = b[7].buf;
+    double best = INFINITY;
+    int fail = 0;
+    /* count the candidates first */
+    long long K = 0;
+    for (int e = 0; e < nEa && K <= max_cands; e++)
+        for (int f = 0; f < nEb; f++)
+            if (al[e] == bl[f] && (as[e] == at[e]) == (bs[f] == bt[f])
+                && allowed[(size_t)as[e] * nB + bs[f]] && allowed[(size_t)at[e] * nB + bt[f]])
+                K++;
+    if (nA == 0 || nB == 0 || K == 0 || K > max_cands) goto done;
+    {
+        int n = (int)K, rn = nA <= nB ? nA : nB, rm = nA <= nB ? nB : nA, transpose = nA > nB;
+        int32_t *ce = malloc(sizeof(int32_t) * n), *cf = malloc(sizeof(int32_t) * n);
+        int32_t *cps = malloc(sizeof(int32_t) * n), *cpt = malloc(sizeof(int32_t) * n);
+        int32_t *gid = malloc(sizeof(int32_t) * 4 * (size_t)n);   /* 4 group ids per candidate */
+        int32_t *slot = malloc(sizeof(int32_t) * 2 * (size_t)n);  /* pair slot of each end */
+        int64_t *key = malloc(sizeof(int64_t) * 2 * (size_t)n);
+        kv_t *tmp = malloc(sizeof(kv_t) * 2 * (size_t)n);
+        double *lam = malloc(sizeof(double) * n);
+        double *W = malloc(sizeof(double) * (size_t)nA * nB);
+        double *cost = malloc(sizeof(double) * (size_t)rn * rm);
+        int32_t *r2c = malloc(sizeof(int32_t) * (rn + 1));
+        uint8_t *x = malloc((size_t)nA * nB);
+        if (!ce || !cf || !cps || !cpt || !gid || !slot || !key || !tmp || !lam || !W || !cost || !r2c || !x) {
+            fail = 1;
+            goto cleanup;
+        }
+        int c = 0;
+        for (int e = 0; e < nEa; e++)
+            for (int f = 0; f < nEb; f++)
+                if (al[e] == bl[f] && (as[e] == at[e]) == (bs[f] == bt[f])
+                    && allowed[(size_t)as[e] * nB + bs[f]] && allowed[(size_t)at[e] * nB + bt[f]]) {
+                    ce[c] = e; cf[c] = f;
+                    cps[c] = as[e] * nB + bs[f];
+                    cpt[c] = at[e] * nB + bt[f];
+                    c++;
+                }
+        Py_BEGIN_ALLOW_THREADS
+        /* groups: (source pair, e), (source pair, f), (target pair, e), (target pair, f) */
+        int ng[4];
+        for (int g = 0; g < 4; g++) {
+            for (int k = 0; k < n; k++) {
+                int64_t pair = g < 2 ? cps[k] : cpt[k];
+                key[k] = pair * (int64_t)(nEa + nEb + 1) + ((g & 1) ? cf[k] : ce[k]);
+            }
+            ng[g] = dense_ids(key, n, gid + (size_t)g * n, tmp);
+        }
+        /* pair slots over both ends */
+        for (int k = 0; k < n; k++) { key[k] = cps[k]; key[n + k] = cpt[k]; }
+        int ns = dense_ids(key, 2 * n, slot, tmp);
+        int32_t *spair = malloc(sizeof(int32_t) * ns);
+        int32_t *gslot[4];
+        double *gmax[4];
+        double *sacc = malloc(sizeof(double) * 4 * (size_t)ns);  /* per slot: src A, src B, tgt A, tgt B */
+        int ok = spair && sacc;
+        for (int g = 0; g < 4; g++) {
+            gslot[g] = malloc(sizeof(int32_t) * (ng[g] + 1));
+            gmax[g] = malloc(sizeof(double) * (ng[g] + 1));
+            ok = ok && gslot[g] && gmax[g];
+        }
+        if (ok) {
+            for (int k = 0; k < n; k++) {
+                spair[slot[k]] = cps[k];
+                spair[slot[n + k]] = cpt[k];
+                for (int g = 0; g < 4; g++) gslot[g][gid[(size_t)g * n + k]] = slot[(g < 2 ? 0 : n) + k];
+            }
+            for (int k = 0; k < n; k++) lam[k] = 0.5;
+            double step = 0.5;
+            for (int it = 0; it < iters; it++) {
+                for (int g = 0; g < 4; g++) memset(gmax[g], 0, sizeof(double) * ng[g]);
+                for (int k = 0; k < n; k++) {
+                    double v = lam[k], w = 1.0 - lam[k];
+                    double *m0 = &gmax[0][gid[k]], *m1 = &gmax[1][gid[(size_t)n + k]];
+                    double *m2 = &gmax[2][gid[(size_t)2 * n + k]], *m3 = &gmax[3][gid[(size_t)3 * n + k]];
+                    if (v > *m0) *m0 = v;
+                    if (v > *m1) *m1 = v;
+                    if (w > *m2) *m2 = w;
+                    if (w > *m3) *m3 = w;
+                }
+                memset(sacc, 0, sizeof(double) * 4 * (size_t)ns);
+                for (int g = 0; g < 4; g++)
+                    for (int q = 0; q < ng[g]; q++) sacc[(size_t)4 * gslot[g][q] + g] += gmax[g][q];
+                for (size_t ij = 0; ij < (size_t)nA * nB; ij++) W[ij] = allowed[ij] ? U[ij] : 0.0;
+                for (int s = 0; s < ns; s++) {
+                    const double *a = sacc + (size_t)4 * s;
+                    W[spair[s]] += (a[0] < a[1] ? a[0] : a[1]) + (a[2] < a[3] ? a[2] : a[3]);
+                }
+                for (int r = 0; r < rn; r++)
+                    for (int q = 0; q < rm; q++)
+                        cost[(size_t)r * rm + q] = -(transpose ? W[(size_t)q * nB + r] : W[(size_t)r * nB + q]);
+                if (hungarian_min(cost, rn, rm, r2c) < 0) { fail = 1; break; }
+                double total = 0.0;
+                memset(x, 0, (size_t)nA * nB);
+                for (int r = 0; r < rn; r++) {
+                    size_t ij = transpose ? (size_t)r2c[r] * nB + r : (size_t)r * nB + r2c[r];
+                    total += W[ij];
+                    x[ij] = 1;
+                }
+                if (total < best) best = total;
+                if (best < target) break;
+                int moved = 0;
+                for (int k = 0; k < n; k++) {
+                    int d = (int)x[cps[k]] - (int)x[cpt[k]];
+                    if (d) {
+                        double l = lam[k] - step * d;
+                        lam[k] = l < 0.0 ? 0.0 : (l > 1.0 ? 1.0 : l);
+                        moved = 1;
+                    }
+                }
+                if (!moved) break;
+                step *= 0.9;
+            }
+        } else {
+            fail = 1;
+        }
+        free(spair); free(sacc);
+        for (int g = 0; g < 4; g++) { free(gslot[g]); free(gmax[g]); }
+        Py_END_ALLOW_THREADS
+    cleanup:
+        free(ce); free(cf); free(cps); free(cpt); free(gid); free(slot); free(key); free(tmp);
+        free(lam); free(W); free(cost); free(r2c); free(x);
+    }
+done:
+    for (int k = 0; k < 8; k++) PyBuffer_Release(&b[k]);
+    if (fail) return PyErr_NoMemory();
+    return PyFloat_FromDouble(best);
+}
+
 static PyMethodDef methods[] = {
     {"lsa", k_lsa, METH_VARARGS, "lsa(weights, n, m, out) -> total: maximum-weight assignment"},
     {"climb", k_climb, METH_VARARGS, "hill-climbing with restarts over one-to-one mappings"},
+    {"lagrangian", k_lagrangian, METH_VARARGS, "Lagrangian assignment bound (subgradient over edge pay splits)"},
     {"weights", k_weights, METH_VARARGS, "assignment-bound weights, useful pairs, trivial edge bound"},
     {NULL, NULL, 0, NULL}};
 

@@ -6,9 +6,11 @@
    smart start of the search;
 2. compiled hill-climbing from that start, then from seeded random starts, stopping as
    soon as the score reaches the bound: the result is then **certified optimal**;
-3. otherwise, when allowed, the LP relaxation of the exact ILP (HiGHS): if its bound is
+3. otherwise the directed and then the Lagrangian bound (:mod:`mrkit.align.bounds`),
+   each of which may still certify the score;
+4. otherwise, when allowed, the LP relaxation of the exact ILP (HiGHS): if its bound is
    reached the result is certified;
-4. otherwise the ILP itself, warm-started with the best mapping, under a per-pair time
+5. otherwise the ILP itself, warm-started with the best mapping, under a per-pair time
    limit; if the limit is hit, the best score and the best bound are reported.
 
 Everything is deterministic for a given seed.
@@ -23,7 +25,7 @@ from typing import Literal
 import numpy as np
 
 from . import _kernel
-from .bounds import assignment_bound, directed_bound, round_bound, trivial_bound
+from .bounds import assignment_bound, directed_bound, lagrangian_bound, round_bound, trivial_bound
 from .problem import Problem
 
 ExactMode = Literal["auto", "always", "never"]
@@ -59,7 +61,7 @@ class Alignment:
     bound: float
     certified: bool
     method: str
-    """How the result was proven: ``bound`` (search reached the assignment/trivial bound),
+    """How the result was proven: ``bound`` (search reached a combinatorial bound: trivial, assignment, directed or Lagrangian),
     ``lp`` (search reached the LP-relaxation bound), ``ilp`` (exact solver), ``ilp-timeout`` / ``heuristic`` (not proven: see ``bound``)."""
     seconds: float = 0.0
     details: dict = field(default_factory=dict)
@@ -97,6 +99,11 @@ def align(p: Problem, config: AlignConfig = AlignConfig(), start: np.ndarray | N
     if score >= target:
         return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
     bound = round_bound(p, min(bound, directed_bound(p)))
+    if score >= bound - EPS:
+        return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
+    # an integral bound below score + 1 rounds down to the score
+    goal = score + (1.0 - 2e-9 if p.integral else EPS)
+    bound = round_bound(p, min(bound, lagrangian_bound(p, goal)))
     if score >= bound - EPS:
         return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
     if config.exact == "never":
