@@ -111,6 +111,7 @@ class _SimCache:
     def __init__(self, emb: Embeddings, cutoff: float, diffsense: float) -> None:
         self.emb, self.cutoff, self.diffsense = emb, cutoff, diffsense
         self.cache: dict[tuple[str, str], float] = {}
+        self.rows: dict[str, dict[str | None, float]] = {}
         self.vectors: dict[str, tuple] = {}
 
     def _info(self, c: str) -> tuple:
@@ -129,6 +130,25 @@ class _SimCache:
                                               self.cutoff, self.diffsense)
         return s
 
+    def matrix(self, a: Sequence[str | None], b: Sequence[str | None]) -> np.ndarray:
+        """``S[i, j] = sim(a[i], b[j])``, through one row of cached values per concept
+        of ``a`` (no key tuples: this runs for every concept pair of a corpus)."""
+        S = np.zeros((len(a), len(b)))
+        for i, x in enumerate(a):
+            if x is None:
+                continue
+            row = self.rows.get(x)
+            if row is None:
+                row = self.rows[x] = {}
+            values = []
+            for y in b:
+                v = row.get(y)
+                if v is None:
+                    v = row[y] = self(x, y)
+                values.append(v)
+            S[i] = values
+        return S
+
 
 def s2match_pair(gold: Graph, system: Graph, sim: _SimCache, config: AlignConfig = AlignConfig(),
                  index: int = 0, keep: frozenset[str] = NON_INVERTED_OF) -> PairScore:
@@ -136,7 +156,7 @@ def s2match_pair(gold: Graph, system: Graph, sim: _SimCache, config: AlignConfig
     fa, fb = _attr_features(ta), _attr_features(tb)
     ca, cb = _concepts(ta), _concepts(tb)
     U = unary_matrix(fa.unary, fb.unary)
-    S = np.array([[sim(x, y) for y in cb] for x in ca], dtype=np.float64).reshape(len(ca), len(cb))
+    S = sim.matrix(ca, cb)
     U += S
     for i in ta.tops:
         for j in tb.tops:
