@@ -100,6 +100,25 @@ def build_problem_like(p, U):
     return build_problem(fa, fb, p.allowed > 0, unary=U)
 
 
+@settings(max_examples=200, deadline=None)
+@given(problems(constrained=True), st.lists(st.floats(0.0, 1.0), min_size=25, max_size=25),
+       st.booleans())
+def test_branch_and_bound_from_nothing_finds_the_optimum(p, grades, graded):
+    from mrkit.align.engine import _branch_and_bound
+
+    if graded and p.n_a and p.n_b:
+        g = np.resize(np.array(grades), p.U.size).reshape(p.U.shape)
+        p = build_problem_like(p, g * (p.allowed > 0))
+    best = brute_force(p)
+    # start from the empty mapping: the search must find the optimum by itself
+    mapping, score, closed = _branch_and_bound(p, np.full(p.n_a, -1, dtype=np.int32), 0.0, AlignConfig())
+    assert abs(score - p.score(mapping)) < 1e-9 and score <= best + 1e-9
+    assert all(j < 0 or p.allowed[i, j] for i, j in enumerate(mapping))
+    assert len({int(j) for j in mapping if j >= 0}) == sum(1 for j in mapping if j >= 0)
+    if closed:
+        assert abs(score - best) < 1e-9
+
+
 def test_lagrangian_bound_closes_the_half_edge_gap():
     # gold a -r-> b and c -s-> d; system x -r-> y and z -s-> w, plus y2 and z2, which b and
     # c prefer (unary 2 > the one edge they could win).  Optimum: a=x, b=y2, c=z2, d=w, no

@@ -8,9 +8,12 @@
    soon as the score reaches the bound: the result is then **certified optimal**;
 3. otherwise the directed and then the Lagrangian bound (:mod:`mrkit.align.bounds`),
    each of which may still certify the score;
-4. otherwise, when allowed, the LP relaxation of the exact ILP (HiGHS): if its bound is
+4. otherwise a small branch-and-bound on the Lagrangian bound (at most
+   ``BRANCH_NODES`` nodes): it splits on a gold node's image, climbs inside every
+   branch it cannot close, and certifies the best mapping when every branch is closed;
+5. otherwise, when allowed, the LP relaxation of the exact ILP (HiGHS): if its bound is
    reached the result is certified;
-5. otherwise the ILP itself, warm-started with the best mapping, under a per-pair time
+6. otherwise the ILP itself, warm-started with the best mapping, under a per-pair time
    limit; if the limit is hit, the best score and the best bound are reported.
 
 Everything is deterministic for a given seed.
@@ -26,7 +29,7 @@ import numpy as np
 
 from . import _kernel
 from .bounds import assignment_bound, directed_bound, lagrangian_bound, round_bound, trivial_bound
-from .problem import Problem
+from .problem import Problem, restrict
 
 ExactMode = Literal["auto", "always", "never"]
 
@@ -62,7 +65,7 @@ class Alignment:
     certified: bool
     method: str
     """How the result was proven: ``bound`` (search reached a combinatorial bound: trivial, assignment, directed or Lagrangian),
-    ``lp`` (search reached the LP-relaxation bound), ``ilp`` (exact solver), ``ilp-timeout`` / ``heuristic`` (not proven: see ``bound``)."""
+    ``branch`` (branch-and-bound closed every branch), ``lp`` (search reached the LP-relaxation bound), ``ilp`` (exact solver), ``ilp-timeout`` / ``heuristic`` (not proven: see ``bound``)."""
     seconds: float = 0.0
     details: dict = field(default_factory=dict)
 
@@ -74,6 +77,80 @@ def _climb(p: Problem, start: np.ndarray, restarts: int, seed: int, target: floa
         mapping, restarts, seed & 0xFFFFFFFFFFFFFFFF, target,
     )
     return mapping, float(score)
+
+
+BRANCH_NODES = 64
+"""Branch-and-bound nodes per pair before the LP / ILP takes over."""
+
+
+def _branch_and_bound(p: Problem, mapping: np.ndarray, score: float,
+                      config: AlignConfig) -> tuple[np.ndarray, float, bool]:
+    """Depth-first branch-and-bound over candidate constraints, bounded by the
+    Lagrangian bound: (best mapping, its score, True if every branch was closed).
+
+    A branch is closed when its bound does not exceed the best score.  Otherwise the
+    search climbs inside it (the best mapping may improve) and splits it on the gold node
+    of highest degree among those with two or more useful images: one child per image j
+    (the node may map only to j, and j to no other node) and one where it is unmapped.
+    The children cover every mapping of the parent.  When no node has two images left,
+    the branch is settled exactly: images that do not collide are all taken (adding a
+    pair never lowers the objective), a contested system node is split among its
+    claimants.
+    """
+
+    def closed(b: float) -> bool:
+        return (np.floor(b + 1e-9) if p.integral else b) <= score + EPS
+
+    degree = np.bincount(p.a_edges[:, :2].ravel(), minlength=p.n_a) if len(p.a_edges) else np.zeros(p.n_a)
+    stack = [p.allowed]
+    nodes = 0
+    while stack:
+        if nodes == BRANCH_NODES:
+            return mapping, score, False
+        nodes += 1
+        allowed = stack.pop()
+        q = restrict(p, allowed)
+        b = lagrangian_bound(q, score + (1.0 - 2e-9 if p.integral else EPS))
+        if closed(b):
+            continue
+        options = (q.useful > 0).sum(axis=1)
+        split = np.flatnonzero(options >= 2)
+        if len(split) == 0:
+            rows, cols = np.nonzero(q.useful)
+            claims = np.bincount(cols, minlength=p.n_b)
+            if claims.max(initial=0) <= 1:
+                leaf = np.full(p.n_a, -1, dtype=np.int32)
+                leaf[rows] = cols
+                value = p.score(leaf)
+                if value > score:
+                    mapping, score = leaf, value
+                continue
+            j = int(np.argmax(claims))
+            child = allowed.copy()
+            child[:, j] = 0
+            stack.append(child)
+            for i in rows[cols == j]:
+                child = allowed.copy()
+                child[:, j] = 0
+                child[i, j] = 1
+                stack.append(child)
+            continue
+        m2, s2 = _climb(q, assignment_bound(q)[1], 1, config.seed, float("inf"))
+        if s2 > score:
+            mapping, score = m2, s2
+            if closed(b):
+                continue
+        i = int(split[np.argmax(degree[split] * (p.n_b + 1) - options[split])])
+        child = allowed.copy()
+        child[i, :] = 0
+        stack.append(child)
+        for j in np.flatnonzero(q.useful[i]):
+            child = allowed.copy()
+            child[i, :] = 0
+            child[:, j] = 0
+            child[i, j] = 1
+            stack.append(child)
+    return mapping, score, True
 
 
 def align(p: Problem, config: AlignConfig = AlignConfig(), start: np.ndarray | None = None) -> Alignment:
@@ -103,9 +180,14 @@ def align(p: Problem, config: AlignConfig = AlignConfig(), start: np.ndarray | N
         return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
     # an integral bound below score + 1 rounds down to the score
     goal = score + (1.0 - 2e-9 if p.integral else EPS)
-    bound = round_bound(p, min(bound, lagrangian_bound(p, goal)))
+    lagrangian = lagrangian_bound(p, goal)
+    bound = round_bound(p, min(bound, lagrangian))
     if score >= bound - EPS:
         return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
+    if lagrangian < float("inf"):
+        mapping, score, closed = _branch_and_bound(p, mapping, score, config)
+        if closed:
+            return Alignment(mapping, score, score, True, "branch", time.perf_counter() - t0)
     if config.exact == "never":
         return Alignment(mapping, score, bound, False, "heuristic", time.perf_counter() - t0)
     from .ilp import build_model

@@ -88,6 +88,20 @@ class Problem:
         return s
 
 
+def restrict(p: Problem, allowed: np.ndarray) -> Problem:
+    """``p`` under a tighter candidate constraint (same edges, same label ids)."""
+    allow = np.ascontiguousarray(allowed, dtype=np.uint8)
+    U = np.ascontiguousarray(np.where(allow > 0, p.U, 0.0))
+    w = np.empty_like(U)
+    useful = np.empty(U.shape, dtype=np.uint8)
+    q = Problem(p.n_a, p.n_b, U, allow, useful, p.a_edges, p.b_edges, p.integral)
+    q._columns = p.edge_columns()
+    edge_bound = _kernel.weights(U, allow, *q.edge_columns(), p.n_a, p.n_b, len(p.a_edges),
+                                 len(p.b_edges), p.n_labels, w, useful)
+    q.weights, q.edge_bound, q.n_labels = w, float(edge_bound), p.n_labels
+    return q
+
+
 def _edge_arrays(edges: Sequence[tuple[int, Hashable, int]], vocab: dict) -> np.ndarray:
     seen = dict.fromkeys(edges)  # dedup, keep order
     arr = np.empty((len(seen), 3), dtype=np.int32)
