@@ -81,6 +81,10 @@ def _climb(p: Problem, start: np.ndarray, restarts: int, seed: int, target: floa
 
 BRANCH_NODES = 64
 """Branch-and-bound nodes per pair before the LP / ILP takes over."""
+BRANCH_MAX_WORK = 2e5
+"""Branch only when one assignment costs at most this many steps (min(n)^2 * max(n),
+about 58 nodes a side): every node runs up to 50 of them, and on bigger problems the
+LP / ILP is the better use of the time."""
 
 
 def _branch_and_bound(p: Problem, mapping: np.ndarray, score: float,
@@ -184,7 +188,8 @@ def align(p: Problem, config: AlignConfig = AlignConfig(), start: np.ndarray | N
     bound = round_bound(p, min(bound, lagrangian))
     if score >= bound - EPS:
         return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
-    if lagrangian < float("inf"):
+    small, big = sorted((p.n_a, p.n_b))
+    if lagrangian < float("inf") and float(small) * small * big <= BRANCH_MAX_WORK:
         mapping, score, closed = _branch_and_bound(p, mapping, score, config)
         if closed:
             return Alignment(mapping, score, score, True, "branch", time.perf_counter() - t0)
