@@ -78,14 +78,21 @@ def test_heuristic_below_bound_and_exact_above_heuristic(p, restarts):
     assert best <= assignment_bound(p)[0] + 1e-9 and best <= trivial_bound(p) + 1e-9
 
 
-@settings(max_examples=200, deadline=None)
-@given(problems(constrained=True), st.lists(st.floats(0.0, 1.0), min_size=25, max_size=25),
-       st.booleans())
-def test_lagrangian_bound_is_never_below_the_optimum(p, grades, graded):
-    if graded and p.n_a and p.n_b:
-        # graded unary scores (as S2match has), zero where the constraint forbids the pair
+@st.composite
+def maybe_graded_problems(draw):
+    """Constrained problems, half of them with graded unary scores (as S2match has),
+    zero where the constraint forbids the pair."""
+    p = draw(problems(constrained=True))
+    if draw(st.booleans()) and p.n_a and p.n_b:
+        grades = draw(st.lists(st.floats(0.0, 1.0), min_size=25, max_size=25))
         g = np.resize(np.array(grades), p.U.size).reshape(p.U.shape)
         p = build_problem_like(p, g * (p.allowed > 0))
+    return p
+
+
+@settings(max_examples=200, deadline=None)
+@given(maybe_graded_problems())
+def test_lagrangian_bound_is_never_below_the_optimum(p):
     best = brute_force(p)
     # no target: all iterations run, so every lam the subgradient visits is checked
     assert lagrangian_bound(p) >= best - 1e-9
@@ -101,14 +108,10 @@ def build_problem_like(p, U):
 
 
 @settings(max_examples=200, deadline=None)
-@given(problems(constrained=True), st.lists(st.floats(0.0, 1.0), min_size=25, max_size=25),
-       st.booleans())
-def test_branch_and_bound_from_nothing_finds_the_optimum(p, grades, graded):
+@given(maybe_graded_problems())
+def test_branch_and_bound_from_nothing_finds_the_optimum(p):
     from mrkit.align.engine import _branch_and_bound
 
-    if graded and p.n_a and p.n_b:
-        g = np.resize(np.array(grades), p.U.size).reshape(p.U.shape)
-        p = build_problem_like(p, g * (p.allowed > 0))
     best = brute_force(p)
     # start from the empty mapping: the search must find the optimum by itself
     mapping, score, closed = _branch_and_bound(p, np.full(p.n_a, -1, dtype=np.int32), 0.0, AlignConfig())

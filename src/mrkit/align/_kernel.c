@@ -37,6 +37,22 @@ static int get_buf(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize
     return 0;
 }
 
+/* n buffers o[k] -> b[k] (writable from index first_writable on); on failure the ones
+ * acquired are released and -1 returned with the Python error set */
+static void release_bufs(Py_buffer *b, int n) {
+    for (int k = 0; k < n; k++) PyBuffer_Release(&b[k]);
+}
+
+static int get_bufs(PyObject **o, Py_buffer *b, int n, const Py_ssize_t *isz, const Py_ssize_t *cnt,
+                    int first_writable, const char **names) {
+    for (int k = 0; k < n; k++)
+        if (get_buf(o[k], &b[k], isz[k], cnt[k], k >= first_writable, names[k]) < 0) {
+            release_bufs(b, k);
+            return -1;
+        }
+    return 0;
+}
+
 /* xorshift64*: small, fast, seedable, identical on every platform */
 typedef struct { uint64_t s; } rng_t;
 static uint64_t rng_next(rng_t *r) {
@@ -235,12 +251,7 @@ static PyObject *k_climb(PyObject *self, PyObject *args) {
     Py_ssize_t isz[10] = {8, 1, 1, 4, 4, 4, 4, 4, 4, 4};
     const char *names[10] = {"U", "allowed", "useful", "a_src", "a_tgt", "a_lab",
                              "b_src", "b_tgt", "b_lab", "mapping"};
-    int nb;
-    for (nb = 0; nb < 10; nb++)
-        if (get_buf(o[nb], &b[nb], isz[nb], sizes[nb], nb == 9, names[nb]) < 0) {
-            for (int k = 0; k < nb; k++) PyBuffer_Release(&b[k]);
-            return NULL;
-        }
+    if (get_bufs(o, b, 10, isz, sizes, 9, names) < 0) return NULL;
     const int32_t *as = b[3].buf, *at = b[4].buf, *bs = b[6].buf, *bt = b[7].buf, *bl = b[8].buf;
     int32_t *mapping = b[9].buf;
     /* CSR: gold node -> incident gold edges (a loop once); system node -> outgoing edges */
@@ -256,7 +267,7 @@ static PyObject *k_climb(PyObject *self, PyObject *args) {
     if (!inc_ptr || !inc_edge || !bptr || !blab || !btgt || !m || !owner || !order || !cand) {
         free(inc_ptr); free(inc_edge); free(bptr); free(blab); free(btgt);
         free(m); free(owner); free(order); free(cand);
-        for (int k = 0; k < 10; k++) PyBuffer_Release(&b[k]);
+        release_bufs(b, 10);
         return PyErr_NoMemory();
     }
     long evals = 0;
@@ -312,7 +323,7 @@ static PyObject *k_climb(PyObject *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     free(inc_ptr); free(inc_edge); free(bptr); free(blab); free(btgt);
     free(m); free(owner); free(order); free(cand);
-    for (int k = 0; k < 10; k++) PyBuffer_Release(&b[k]);
+    release_bufs(b, 10);
     return Py_BuildValue("dli", best, evals, used);
 }
 
@@ -335,12 +346,7 @@ static PyObject *k_weights(PyObject *self, PyObject *args) {
                           (Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB};
     Py_ssize_t isz[10] = {8, 1, 4, 4, 4, 4, 4, 4, 8, 1};
     const char *names[10] = {"U", "allowed", "a_src", "a_tgt", "a_lab", "b_src", "b_tgt", "b_lab", "w", "useful"};
-    int nb;
-    for (nb = 0; nb < 10; nb++)
-        if (get_buf(o[nb], &b[nb], isz[nb], cnt[nb], nb >= 8, names[nb]) < 0) {
-            for (int k = 0; k < nb; k++) PyBuffer_Release(&b[k]);
-            return NULL;
-        }
+    if (get_bufs(o, b, 10, isz, cnt, 8, names) < 0) return NULL;
     const double *U = b[0].buf;
     const uint8_t *allowed = b[1].buf;
     const int32_t *as = b[2].buf, *at = b[3].buf, *al = b[4].buf;
@@ -358,7 +364,7 @@ static PyObject *k_weights(PyObject *self, PyObject *args) {
     int32_t *aptr = calloc((size_t)nA + 1, sizeof(int32_t));
     if (!da || !db || !ca || !cb || !alist || !aptr) {
         free(da); free(db); free(ca); free(cb); free(alist); free(aptr);
-        for (int k = 0; k < 10; k++) PyBuffer_Release(&b[k]);
+        release_bufs(b, 10);
         return PyErr_NoMemory();
     }
     Py_BEGIN_ALLOW_THREADS
@@ -398,7 +404,7 @@ static PyObject *k_weights(PyObject *self, PyObject *args) {
     }
     Py_END_ALLOW_THREADS
     free(da); free(db); free(ca); free(cb); free(alist); free(aptr);
-    for (int k = 0; k < 10; k++) PyBuffer_Release(&b[k]);
+    release_bufs(b, 10);
     return PyLong_FromLong(edge_bound);
 }
 
@@ -448,12 +454,7 @@ static PyObject *k_lagrangian(PyObject *self, PyObject *args) {
     Py_ssize_t cnt[8] = {(Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB, nEa, nEa, nEa, nEb, nEb, nEb};
     Py_ssize_t isz[8] = {8, 1, 4, 4, 4, 4, 4, 4};
     const char *names[8] = {"U", "allowed", "a_src", "a_tgt", "a_lab", "b_src", "b_tgt", "b_lab"};
-    int nb;
-    for (nb = 0; nb < 8; nb++)
-        if (get_buf(o[nb], &b[nb], isz[nb], cnt[nb], 0, names[nb]) < 0) {
-            for (int k = 0; k < nb; k++) PyBuffer_Release(&b[k]);
-            return NULL;
-        }
+    if (get_bufs(o, b, 8, isz, cnt, 8, names) < 0) return NULL;
     const double *U = b[0].buf;
     const uint8_t *allowed = b[1].buf;
     const int32_t *as = b[2].buf, *at = b[3].buf, *al = b[4].buf;
@@ -581,7 +582,7 @@ static PyObject *k_lagrangian(PyObject *self, PyObject *args) {
         free(lam); free(W); free(cost); free(r2c); free(x);
     }
 done:
-    for (int k = 0; k < 8; k++) PyBuffer_Release(&b[k]);
+    release_bufs(b, 8);
     if (fail) return PyErr_NoMemory();
     return PyFloat_FromDouble(best);
 }
