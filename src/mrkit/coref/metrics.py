@@ -67,10 +67,10 @@ def mentions(o: Overlap) -> Counts:
 
 
 def muc(o: Overlap) -> Counts:
-    # |K| - p(K) summed over K equals sum over non-empty K & R of (|K & R| - 1).
-    correct = sum(n - 1 for _, _, n in o.cells)
-    return Counts(correct, sum(s - 1 for s in o.key_sizes if s),
-                  correct, sum(s - 1 for s in o.response_sizes if s))
+    # |K| - p(K) summed over K equals sum over non-empty K & R of (|K & R| - 1);
+    # sum over non-empty K of (|K| - 1) is the number of mentions minus of entities.
+    correct = o.n_common - len(o.cells)
+    return Counts(correct, o.n_key - o.n_key_entities, correct, o.n_response - o.n_response_entities)
 
 
 def b_cubed(o: Overlap) -> Counts:
@@ -102,7 +102,7 @@ def ceafm(o: Overlap) -> Counts:
 
 def ceafe(o: Overlap) -> Counts:
     total = _ceaf_total(o, entity=True)
-    return Counts(total, sum(1 for s in o.key_sizes if s), total, sum(1 for s in o.response_sizes if s))
+    return Counts(total, o.n_key_entities, total, o.n_response_entities)
 
 
 def _lea_importance(sizes: list[int], found: list[float]) -> float:

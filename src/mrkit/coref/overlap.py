@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .model import Clusters
 
@@ -24,10 +25,7 @@ class Overlap:
 
     @classmethod
     def of(cls, key: Clusters, response: Clusters) -> "Overlap":
-        where = {}
-        for j, cluster in enumerate(response):
-            for m in cluster:
-                where[m] = j
+        where = {m: j for j, cluster in enumerate(response) for m in cluster}
         nr = len(response)
         get = where.get
         # a cell (i, j) is coded as the integer i * nr + j (cheaper to count than a tuple)
@@ -35,17 +33,32 @@ class Overlap:
         cells = [(c // nr, c % nr, n) for c, n in Counter(codes).items()]
         return cls(list(map(len, key)), list(map(len, response)), cells)
 
-    @property
+    # totals every metric reads: computed once per overlap (the metrics of one document
+    # share it), never changed afterwards
+    @cached_property
     def n_key(self) -> int:
+        """Key mentions."""
         return sum(self.key_sizes)
 
-    @property
+    @cached_property
     def n_response(self) -> int:
+        """Response mentions."""
         return sum(self.response_sizes)
 
-    @property
+    @cached_property
     def n_common(self) -> int:
+        """Mentions both sides have."""
         return sum(n for _, _, n in self.cells)
+
+    @cached_property
+    def n_key_entities(self) -> int:
+        """Key clusters that are not empty."""
+        return len(self.key_sizes) - self.key_sizes.count(0)
+
+    @cached_property
+    def n_response_entities(self) -> int:
+        """Response clusters that are not empty."""
+        return len(self.response_sizes) - self.response_sizes.count(0)
 
     def cell_positions(self) -> tuple[list[int], list[int], int, int]:
         """Row and column of every cell in a matrix over the key and response clusters
