@@ -78,3 +78,23 @@ def test_wwlk_embeds_a_corpus_as_it_embeds_each_graph(texts, levi):
         alone = dense_reference(view, emb, 3, k, weight)
         assert E.shape == alone.shape
         np.testing.assert_allclose(E, alone, rtol=0, atol=1e-12)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.tuples(amr_graphs(), amr_graphs()), min_size=1, max_size=5))
+def test_wwlk_corpus_in_batches_equals_pair_by_pair(pairs):
+    import mrkit.metrics.wwlk as wwlk
+
+    golds = [graph(a[0]) for a, _ in pairs]
+    systems = [graph(b[0]) for _, b in pairs]
+    emb = get_embeddings(VECTORS)
+    saved = wwlk.BATCH
+    try:
+        wwlk.BATCH = 2  # several batches, the last one possibly short
+        for name, levi in (("wwlk", False), ("wwlk-k3e2n", True)):
+            res = wwlk._run(name, golds, systems, VECTORS, 3 if levi else 2, levi, None)
+            for got, g, s in zip(res.per_pair, golds, systems):
+                alone = wwlk.wwlk_pair(g, s, emb, 3 if levi else 2, levi)
+                assert abs(got - alone) < 1e-12
+    finally:
+        wwlk.BATCH = saved
