@@ -105,24 +105,25 @@ def wl_embed_many(graphs: Sequence[LabelledGraph], emb: Embeddings, dim: int, k:
     X = np.array(rows, dtype=np.float64).reshape(total, dim)
     # W[v, u]: the product of the weights of all edges v -> u, plus (as a separate
     # neighbour entry) of all edges u -> v; a node's update is the mean over its entries
-    src: list[int] = []
-    dst: list[int] = []
-    val: list[float] = []
+    heads: list[int] = []
+    tails: list[int] = []
     offset = 0
     for lg in graphs:
-        for direction in (0, 1):
-            acc: dict[tuple[int, int], float] = {}
-            for s, _r, t in lg.edges:
-                key = (s, t) if direction == 0 else (t, s)
-                acc[key] = acc.get(key, 1.0) * edge_weight
-            for (v, u), w in acc.items():
-                src.append(offset + v)
-                dst.append(offset + u)
-                val.append(w)
+        if lg.edges:
+            heads.extend([offset + s for s, _r, _t in lg.edges])
+            tails.extend([offset + t for _s, _r, t in lg.edges])
         offset += len(lg.labels)
-    count = np.bincount(np.asarray(src, dtype=np.int64), minlength=total).astype(np.float64)
+    S, T = np.asarray(heads, dtype=np.int64), np.asarray(tails, dtype=np.int64)
+    parts = []
+    for v, u in ((S, T), (T, S)):
+        pair, multiplicity = np.unique(v * total + u, return_counts=True)  # parallel edges
+        parts.append((pair // total, pair % total, np.power(edge_weight, multiplicity)))
+    src = np.concatenate([p[0] for p in parts])
+    dst = np.concatenate([p[1] for p in parts])
+    val = np.concatenate([p[2] for p in parts]).astype(np.float64)
+    count = np.bincount(src, minlength=total).astype(np.float64)
     count[count == 0] = 1.0
-    scaled = np.asarray(val, dtype=np.float64) / count[np.asarray(src, dtype=np.int64)]
+    scaled = val / count[src]
     W = csr_matrix((scaled, (src, dst)), shape=(total, total))  # duplicates are summed
     rounds = [X]
     for _ in range(k):
