@@ -429,6 +429,15 @@ static int dense_ids(const int64_t *key, int n, int32_t *out, kv_t *tmp) {
     return id + 1;
 }
 
+/* gold edge e and system edge f can match: same label, a loop only with a loop, and
+ * both end pairs allowed */
+static inline int is_candidate(int e, int f, const int32_t *as, const int32_t *at, const int32_t *al,
+                               const int32_t *bs, const int32_t *bt, const int32_t *bl,
+                               const uint8_t *allowed, int nB) {
+    return al[e] == bl[f] && (as[e] == at[e]) == (bs[f] == bt[f])
+           && allowed[(size_t)as[e] * nB + bs[f]] && allowed[(size_t)at[e] * nB + bt[f]];
+}
+
 /* lagrangian(U, allowed, a_src, a_tgt, a_lab, b_src, b_tgt, b_lab, nA, nB, nEa, nEb,
  *            iters, target, max_cands) -> best bound found (inf when skipped)
  *
@@ -465,8 +474,7 @@ static PyObject *k_lagrangian(PyObject *self, PyObject *args) {
     long long K = 0;
     for (int e = 0; e < nEa && K <= max_cands; e++)
         for (int f = 0; f < nEb; f++)
-            if (al[e] == bl[f] && (as[e] == at[e]) == (bs[f] == bt[f])
-                && allowed[(size_t)as[e] * nB + bs[f]] && allowed[(size_t)at[e] * nB + bt[f]])
+            if (is_candidate(e, f, as, at, al, bs, bt, bl, allowed, nB))
                 K++;
     if (nA == 0 || nB == 0 || K == 0 || K > max_cands) goto done;
     {
@@ -489,8 +497,7 @@ static PyObject *k_lagrangian(PyObject *self, PyObject *args) {
         int c = 0;
         for (int e = 0; e < nEa; e++)
             for (int f = 0; f < nEb; f++)
-                if (al[e] == bl[f] && (as[e] == at[e]) == (bs[f] == bt[f])
-                    && allowed[(size_t)as[e] * nB + bs[f]] && allowed[(size_t)at[e] * nB + bt[f]]) {
+                if (is_candidate(e, f, as, at, al, bs, bt, bl, allowed, nB)) {
                     ce[c] = e; cf[c] = f;
                     cps[c] = as[e] * nB + bs[f];
                     cpt[c] = at[e] * nB + bt[f];

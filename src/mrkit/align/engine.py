@@ -79,6 +79,12 @@ def _climb(p: Problem, start: np.ndarray, restarts: int, seed: int, target: floa
     return mapping, float(score)
 
 
+def _goal(p: Problem, score: float) -> float:
+    """A bound below this certifies ``score`` (an integral bound below score + 1 rounds
+    down to it): where an iterative bound may stop."""
+    return score + (1.0 - 2e-9 if p.integral else EPS)
+
+
 BRANCH_NODES = 64
 """Branch-and-bound nodes per pair before the LP / ILP takes over."""
 BRANCH_MAX_WORK = 2e5
@@ -103,7 +109,7 @@ def _branch_and_bound(p: Problem, mapping: np.ndarray, score: float,
     """
 
     def closed(b: float) -> bool:
-        return (np.floor(b + 1e-9) if p.integral else b) <= score + EPS
+        return round_bound(p, b) <= score + EPS
 
     degree = np.bincount(p.a_edges[:, :2].ravel(), minlength=p.n_a) if len(p.a_edges) else np.zeros(p.n_a)
     stack = [p.allowed]
@@ -114,7 +120,7 @@ def _branch_and_bound(p: Problem, mapping: np.ndarray, score: float,
         nodes += 1
         allowed = stack.pop()
         q = restrict(p, allowed)
-        b = lagrangian_bound(q, score + (1.0 - 2e-9 if p.integral else EPS))
+        b = lagrangian_bound(q, _goal(p, score))
         if closed(b):
             continue
         options = (q.useful > 0).sum(axis=1)
@@ -182,9 +188,7 @@ def align(p: Problem, config: AlignConfig = AlignConfig(), start: np.ndarray | N
     bound = round_bound(p, min(bound, directed_bound(p)))
     if score >= bound - EPS:
         return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
-    # an integral bound below score + 1 rounds down to the score
-    goal = score + (1.0 - 2e-9 if p.integral else EPS)
-    lagrangian = lagrangian_bound(p, goal)
+    lagrangian = lagrangian_bound(p, _goal(p, score))
     bound = round_bound(p, min(bound, lagrangian))
     if score >= bound - EPS:
         return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)

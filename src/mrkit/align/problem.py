@@ -91,15 +91,8 @@ class Problem:
 def restrict(p: Problem, allowed: np.ndarray) -> Problem:
     """``p`` under a tighter candidate constraint (same edges, same label ids)."""
     allow = np.ascontiguousarray(allowed, dtype=np.uint8)
-    U = np.ascontiguousarray(np.where(allow > 0, p.U, 0.0))
-    w = np.empty_like(U)
-    useful = np.empty(U.shape, dtype=np.uint8)
-    q = Problem(p.n_a, p.n_b, U, allow, useful, p.a_edges, p.b_edges, p.integral)
-    q._columns = p.edge_columns()
-    edge_bound = _kernel.weights(U, allow, *q.edge_columns(), p.n_a, p.n_b, len(p.a_edges),
-                                 len(p.b_edges), p.n_labels, w, useful)
-    q.weights, q.edge_bound, q.n_labels = w, float(edge_bound), p.n_labels
-    return q
+    return _problem(np.where(allow > 0, p.U, 0.0), allow, p.a_edges, p.b_edges, p.integral,
+                    p.n_labels, p.edge_columns())
 
 
 def _edge_arrays(edges: Sequence[tuple[int, Hashable, int]], vocab: dict) -> np.ndarray:
@@ -154,11 +147,20 @@ def build_problem(
         if allow.shape != (a.n, b.n):
             raise ValueError(f"candidate matrix has shape {allow.shape}, expected {(a.n, b.n)}")
         U = np.where(allow > 0, U, 0.0)
+    return _problem(U, allow, ea, eb, integral, len(vocab))
+
+
+def _problem(U: np.ndarray, allow: np.ndarray, ea: np.ndarray, eb: np.ndarray, integral: bool,
+             n_labels: int, columns: list | None = None) -> Problem:
+    """A :class:`Problem` with its derived arrays (useful pairs, assignment-bound
+    weights, trivial edge bound); ``U`` must already be zero where ``allow`` is."""
+    n_a, n_b = U.shape
     U = np.ascontiguousarray(U)
-    w = np.empty((a.n, b.n), dtype=np.float64)
-    useful = np.empty((a.n, b.n), dtype=np.uint8)
-    p = Problem(a.n, b.n, U, allow, useful, ea, eb, integral)
-    edge_bound = _kernel.weights(U, allow, *p.edge_columns(), a.n, b.n, len(ea), len(eb), len(vocab),
+    w = np.empty((n_a, n_b), dtype=np.float64)
+    useful = np.empty((n_a, n_b), dtype=np.uint8)
+    p = Problem(n_a, n_b, U, allow, useful, ea, eb, integral)
+    p._columns = columns
+    edge_bound = _kernel.weights(U, allow, *p.edge_columns(), n_a, n_b, len(ea), len(eb), n_labels,
                                  w, useful)
-    p.weights, p.edge_bound, p.n_labels = w, float(edge_bound), len(vocab)
+    p.weights, p.edge_bound, p.n_labels = w, float(edge_bound), n_labels
     return p

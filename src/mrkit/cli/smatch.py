@@ -11,7 +11,8 @@ HELP = """\
 Smatch between two PENMAN files holding the same number of graphs, paired in order.
 Reports micro precision/recall/F1 (the standard), macro F1 (mean of pair F1), and how
 many pairs are certified optimal (the search reached an upper bound, a small
-branch-and-bound closed every branch, or the exact ILP proved it). Scores are never below the true optimum by more than the reported bound.
+branch-and-bound closed every branch, or the exact ILP proved it). Scores are never
+below the true optimum by more than the reported bound.
 """
 
 

@@ -6,7 +6,8 @@ The format neural coreference systems emit::
 
 Spans are ``[start, end]`` with ``end`` inclusive, in tokens over the whole document (the
 same numbering and the same :class:`~mrkit.coref.model.Span` mentions as the column
-reader, so a jsonlines response can be scored against a column key).  The id is ``doc_key`` (or ``id``, or the line number).
+reader, so a jsonlines response can be scored against a column key).  The id is
+``doc_key`` (or ``id``, or the line number).
 """
 
 from __future__ import annotations

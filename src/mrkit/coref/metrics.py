@@ -84,7 +84,7 @@ def _ceaf_total(o: Overlap, entity: bool) -> float:
         return 0.0
     from scipy.optimize import linear_sum_assignment
 
-    rows, cols, n_rows, n_cols = o.cell_positions()
+    rows, cols, n_rows, n_cols = o.cell_positions
     sim = np.zeros((n_rows, n_cols))
     if entity:
         k, r = o.key_sizes, o.response_sizes

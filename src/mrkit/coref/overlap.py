@@ -9,7 +9,7 @@ number of mentions; every metric then reads only these numbers.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 from .model import Clusters
@@ -21,7 +21,6 @@ class Overlap:
     response_sizes: list[int]
     cells: list[tuple[int, int, int]]
     """``(i, j, n_ij)`` for every key cluster i and response cluster j that share n_ij > 0 mentions."""
-    _positions: tuple | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(cls, key: Clusters, response: Clusters) -> "Overlap":
@@ -60,16 +59,15 @@ class Overlap:
         """Response clusters that are not empty."""
         return len(self.response_sizes) - self.response_sizes.count(0)
 
+    @cached_property
     def cell_positions(self) -> tuple[list[int], list[int], int, int]:
         """Row and column of every cell in a matrix over the key and response clusters
         that have cells: (rows, columns, number of rows, number of columns)."""
-        if self._positions is None:
-            rows: dict[int, int] = {}
-            cols: dict[int, int] = {}
-            ri = [rows.setdefault(i, len(rows)) for i, _, _ in self.cells]
-            cj = [cols.setdefault(j, len(cols)) for _, j, _ in self.cells]
-            self._positions = (ri, cj, len(rows), len(cols))
-        return self._positions
+        rows: dict[int, int] = {}
+        cols: dict[int, int] = {}
+        ri = [rows.setdefault(i, len(rows)) for i, _, _ in self.cells]
+        cj = [cols.setdefault(j, len(cols)) for _, j, _ in self.cells]
+        return ri, cj, len(rows), len(cols)
 
     def key_common(self) -> list[int]:
         """For every key cluster, how many of its mentions the response has."""
@@ -83,10 +81,6 @@ class Overlap:
         for _, j, n in self.cells:
             out[j] += n
         return out
-
-    def transposed(self) -> "Overlap":
-        """The same overlap with key and response swapped (precision is recall transposed)."""
-        return Overlap(self.response_sizes, self.key_sizes, [(j, i, n) for i, j, n in self.cells])
 
 
 def pairs(n: int) -> int:

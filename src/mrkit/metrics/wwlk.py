@@ -163,31 +163,33 @@ def wasserstein_similarity(A: np.ndarray, B: np.ndarray) -> float:
 def wwlk_pair(gold: Graph, system: Graph, emb: Embeddings, k: int = 2, edge_to_node: bool = False,
               edge_weight: float | None = None, dim: int | None = None,
               cache: dict[str, np.ndarray] | None = None) -> float:
-    a, b = labelled_graph(gold), labelled_graph(system)
-    if edge_to_node:
-        a, b = to_levi(a), to_levi(b)
+    return wwlk_scores([gold], [system], emb, k, edge_to_node, edge_weight, dim, cache)[0]
+
+
+def wwlk_scores(golds: Sequence[Graph], systems: Sequence[Graph], emb: Embeddings, k: int = 2,
+                edge_to_node: bool = False, edge_weight: float | None = None, dim: int | None = None,
+                cache: dict[str, np.ndarray] | None = None) -> list[float]:
+    """WWLK of aligned graph lists, embedded ``BATCH`` pairs at a time."""
     w = edge_weight if edge_weight is not None else (1.0 if edge_to_node else EDGE_WEIGHT)
     d = dim or _dim(emb)
     cache = {} if cache is None else cache
-    return wasserstein_similarity(wl_embed(a, emb, d, k, w, cache), wl_embed(b, emb, d, k, w, cache))
+    views = [labelled_graph(g) for g in (*golds, *systems)]
+    if edge_to_node:
+        views = [to_levi(v) for v in views]
+    n = len(golds)
+    per: list[float] = []
+    for start in range(0, n, BATCH):  # batches keep the stacked matrices small
+        stop = min(n, start + BATCH)
+        E = wl_embed_many(views[start:stop] + views[n + start:n + stop], emb, d, k, w, cache)
+        size = stop - start
+        per += [wasserstein_similarity(E[i], E[size + i]) for i in range(size)]
+    return per
 
 
 def _run(name: str, golds, systems, vectors, k: int, edge_to_node: bool, edge_weight) -> MetricResult:
     check_pairs(golds, systems)
     emb = get_embeddings(vectors)
-    dim = _dim(emb)
-    cache: dict[str, np.ndarray] = {}
-    w = edge_weight if edge_weight is not None else (1.0 if edge_to_node else EDGE_WEIGHT)
-    views = [labelled_graph(g) for g in (*golds, *systems)]
-    if edge_to_node:
-        views = [to_levi(v) for v in views]
-    n = len(golds)
-    per = []
-    for start in range(0, n, BATCH):  # batches keep the stacked matrices small
-        stop = min(n, start + BATCH)
-        E = wl_embed_many(views[start:stop] + views[n + start:n + stop], emb, dim, k, w, cache)
-        size = stop - start
-        per += [wasserstein_similarity(E[i], E[size + i]) for i in range(size)]
+    per = wwlk_scores(golds, systems, emb, k, edge_to_node, edge_weight)
     return MetricResult(name, per, sum(per) / len(per) if per else 1.0,
                         {"k": k, "edge_to_node": edge_to_node, "vectors": emb.name,
                          "corpus": "mean of pairs"})
