@@ -34,9 +34,13 @@ from .problem import Problem, restrict
 ExactMode = Literal["auto", "always", "never"]
 
 EPS = 1e-6
-"""A score within EPS of an upper bound reaches it.  Integral problems (Smatch, MRP)
-have their bounds rounded down first, so EPS only matters for graded scores (S2match),
-where HiGHS's LP and MIP answers are exact up to about 1e-7."""
+"""A score within EPS of an LP or MIP bound from HiGHS reaches it (HiGHS's answers are
+exact up to about 1e-7).  Integral problems (Smatch, MRP) have their bounds rounded down
+first, so EPS only matters for graded scores (S2match)."""
+TOL = 1e-9
+"""A score within TOL of a bound mrkit computes itself (assignment, directed, Lagrangian,
+branch-and-bound) reaches it: those are sums of at most a few thousand doubles, exact
+far beyond TOL, so a graded score is never certified when a better one exists."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +86,7 @@ def _climb(p: Problem, start: np.ndarray, restarts: int, seed: int, target: floa
 def _goal(p: Problem, score: float) -> float:
     """A bound below this certifies ``score`` (an integral bound below score + 1 rounds
     down to it): where an iterative bound may stop."""
-    return score + (1.0 - 2e-9 if p.integral else EPS)
+    return score + (1.0 - 2e-9 if p.integral else TOL)
 
 
 BRANCH_NODES = 64
@@ -109,7 +113,7 @@ def _branch_and_bound(p: Problem, mapping: np.ndarray, score: float,
     """
 
     def closed(b: float) -> bool:
-        return round_bound(p, b) <= score + EPS
+        return round_bound(p, b) <= score + TOL
 
     degree = np.bincount(p.a_edges[:, :2].ravel(), minlength=p.n_a) if len(p.a_edges) else np.zeros(p.n_a)
     stack = [p.allowed]
@@ -175,7 +179,7 @@ def align(p: Problem, config: AlignConfig = AlignConfig(), start: np.ndarray | N
         return Alignment(np.full(p.n_a, -1, dtype=np.int32), 0.0, 0.0, True, "bound", 0.0)
     b_assign, a_start = assignment_bound(p)
     bound = round_bound(p, min(b_assign, trivial_bound(p)))
-    target = bound - EPS
+    target = bound - TOL
     mapping, score = None, -1.0
     if start is not None:
         mapping, score = _climb(p, start, 0, config.seed, target)
@@ -186,11 +190,11 @@ def align(p: Problem, config: AlignConfig = AlignConfig(), start: np.ndarray | N
     if score >= target:
         return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
     bound = round_bound(p, min(bound, directed_bound(p)))
-    if score >= bound - EPS:
+    if score >= bound - TOL:
         return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
     lagrangian = lagrangian_bound(p, _goal(p, score))
     bound = round_bound(p, min(bound, lagrangian))
-    if score >= bound - EPS:
+    if score >= bound - TOL:
         return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
     small, big = sorted((p.n_a, p.n_b))
     if lagrangian < float("inf") and float(small) * small * big <= BRANCH_MAX_WORK:
