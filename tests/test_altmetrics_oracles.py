@@ -114,6 +114,15 @@ def test_s2match_graded_concepts_by_hand(tmp_path):
     # a predicate: vector of lemma + lemma "s" = (0, 1, 1); halved
     assert s2match.concept_similarity("sleep-01", "boy", emb) == 0.0  # cos 0.5 is not above cutoff
     assert s2match.concept_similarity("sleep-01", "kitten", emb) == 0.0
+    # the corpus path scores concepts in batches: same values, same cutoff decisions
+    sim = s2match._SimCache(emb, 0.5, 0.5)
+    concepts = ["cat", "kitten", "sleep-01", "sleep-02", "boy", "sleep", None]
+    S = sim.matrix(concepts, concepts)
+    for i, a in enumerate(concepts):
+        for j, b in enumerate(concepts):
+            want = 0.0 if a is None or b is None else s2match.concept_similarity(a, b, emb)
+            assert S[i, j] == pytest.approx(want, abs=1e-12), (a, b)
+    assert S[2, 4] == 0.0 and S[4, 2] == 0.0  # cos exactly at the cutoff: not above it
     from altmetrics_helpers import graph
 
     gold = graph("(s / sleep-02 :ARG0 (k / kitten))")

@@ -4,10 +4,11 @@
 
 1. the assignment bound (and the trivial bound), whose maximum-weight assignment is the
    smart start of the search;
-2. compiled hill-climbing from that start, then from seeded random starts, stopping as
-   soon as the score reaches the bound: the result is then **certified optimal**;
-3. otherwise the directed and then the Lagrangian bound (:mod:`mrkit.align.bounds`),
-   each of which may still certify the score;
+2. compiled hill-climbing from that start; if the score reaches the bound, the result
+   is **certified optimal**;
+3. otherwise the directed bound, which may still certify it; otherwise climbing from
+   seeded random starts (stopping as soon as the bound is reached), then the
+   Lagrangian bound (:mod:`mrkit.align.bounds`), which may still certify the score;
 4. otherwise a small branch-and-bound on the Lagrangian bound (at most
    ``BRANCH_NODES`` nodes): it splits on a gold node's image, climbs inside every
    branch it cannot close, and certifies the best mapping when every branch is closed;
@@ -184,7 +185,7 @@ def align(p: Problem, config: AlignConfig = AlignConfig(), start: np.ndarray | N
     if start is not None:
         mapping, score = _climb(p, start, 0, config.seed, target)
     if score < target:
-        m2, s2 = _climb(p, a_start, config.restarts, config.seed, target)
+        m2, s2 = _climb(p, a_start, 0, config.seed, target)
         if s2 > score:
             mapping, score = m2, s2
     if score >= target:
@@ -192,6 +193,12 @@ def align(p: Problem, config: AlignConfig = AlignConfig(), start: np.ndarray | N
     bound = round_bound(p, min(bound, directed_bound(p)))
     if score >= bound - TOL:
         return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
+    if config.restarts:
+        m2, s2 = _climb(p, mapping, config.restarts, config.seed, bound - TOL)
+        if s2 > score:
+            mapping, score = m2, s2
+        if score >= bound - TOL:
+            return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
     lagrangian = lagrangian_bound(p, _goal(p, score))
     bound = round_bound(p, min(bound, lagrangian))
     if score >= bound - TOL:

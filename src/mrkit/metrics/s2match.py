@@ -106,65 +106,130 @@ def _attr_features(t: Triples) -> Features:
 
 
 class _SimCache:
-    """Concept similarities of a corpus: one vector per concept, one value per pair."""
+    """Concept similarities of a corpus, computed in batches.
+
+    Every concept gets an id and its (sense-less form, unit vector) once.  A batch of
+    graph pairs asks for the distinct (gold concept, system concept) cells of all its
+    pairs; those are scored together with numpy, with exactly the rules of
+    :func:`concept_similarity`, and each pair's matrix is a slice of the result.  A
+    cosine within ``NEAR`` of the cutoff is recomputed as :func:`concept_similarity`
+    computes it, so the cutoff decision never depends on the summation order.
+    """
+
+    NEAR = 1e-9
 
     def __init__(self, emb: Embeddings, cutoff: float, diffsense: float) -> None:
         self.emb, self.cutoff, self.diffsense = emb, cutoff, diffsense
-        self.cache: dict[tuple[str, str], float] = {}
-        self.rows: dict[str, dict[str | None, float]] = {}
-        self.vectors: dict[str, tuple] = {}
+        self.ids: dict[str, int] = {}
+        """Concept (and sense-less form) -> id."""
+        self.ws: list[int] = []
+        """Per concept id: id of its sense-less form (-1: not a predicate / not a concept)."""
+        self.vectors: list[np.ndarray | None] = []
+        self._matrix: np.ndarray | None = None
 
-    def _info(self, c: str) -> tuple:
-        info = self.vectors.get(c)
-        if info is None:
-            info = self.vectors[c] = concept_vector(c, self.emb)
-        return info
+    def _id(self, c: str) -> int:
+        k = self.ids.get(c)
+        if k is None:
+            k = self.ids[c] = len(self.ws)
+            self.ws.append(-1)
+            self.vectors.append(None)
+            self._matrix = None
+            ws, v = concept_vector(c, self.emb)
+            self.vectors[k] = v
+            if ws:
+                self.ws[k] = self._id(ws)
+        return k
 
-    def __call__(self, a: str | None, b: str | None) -> float:
-        if a is None or b is None:
-            return 0.0
-        key = (a, b) if a <= b else (b, a)
-        s = self.cache.get(key)
-        if s is None:
-            s = self.cache[key] = _similarity(key[0], key[1], self._info(key[0]), self._info(key[1]),
-                                              self.cutoff, self.diffsense)
-        return s
+    def _ids(self, concepts: Sequence[str | None]) -> list[int]:
+        return [-1 if c is None else self._id(c) for c in concepts]
+
+    def _vector_matrix(self) -> np.ndarray:
+        if self._matrix is None:
+            dim = next((len(v) for v in self.vectors if v is not None), 1)
+            V = np.zeros((len(self.vectors), dim))
+            for k, v in enumerate(self.vectors):
+                if v is not None:
+                    V[k] = v
+            self._matrix = V
+        return self._matrix
+
+    def cells(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Similarities of the concept id pairs ``(x[k], y[k])`` (id -1: no concept, 0)."""
+        out = np.zeros(len(x))
+        ok = (x >= 0) & (y >= 0)
+        x, y = x[ok], y[ok]
+        V = self._vector_matrix()
+        cos = np.einsum("ij,ij->i", V[x], V[y])
+        near = np.flatnonzero(np.abs(cos - self.cutoff) <= self.NEAR)
+        for k in near:
+            vx, vy = self.vectors[x[k]], self.vectors[y[k]]
+            cos[k] = float(vx @ vy) if vx is not None and vy is not None else 0.0
+        np.clip(cos, 0.0, 1.0, out=cos)
+        ws = np.array(self.ws, dtype=np.int64)
+        wx, wy = ws[x], ws[y]
+        predicate = (wx >= 0) | (wy >= 0)
+        value = np.where(cos > self.cutoff, np.where(predicate, cos * self.diffsense, cos), 0.0)
+        sense = ((wx >= 0) & (wx == wy)) | (wx == y) | (wy == x)
+        value[sense] = self.diffsense
+        value[x == y] = 1.0
+        out[ok] = value
+        return out
+
+    def matrices(self, pairs: Sequence[tuple[Sequence[str | None], Sequence[str | None]]]) -> list[np.ndarray]:
+        """``S[i, j] = sim(a[i], b[j])`` for every pair ``(a, b)`` of concept lists."""
+        ia = [self._ids(a) for a, _ in pairs]
+        ib = [self._ids(b) for _, b in pairs]
+        na = np.array([len(a) for a in ia], dtype=np.int64)
+        nb = np.array([len(b) for b in ib], dtype=np.int64)
+        size = na * nb
+        total = int(size.sum())
+        if total == 0:
+            return [np.zeros((int(m), int(n))) for m, n in zip(na, nb)]
+        A = np.array([i for a in ia for i in a], dtype=np.int64)
+        B = np.array([j for b in ib for j in b], dtype=np.int64)
+        a_off = np.cumsum(na) - na
+        b_off = np.cumsum(nb) - nb
+        c_off = np.cumsum(size) - size
+        pair = np.repeat(np.arange(len(pairs)), size)
+        r = np.arange(total) - c_off[pair]
+        cols = nb[pair]
+        x = A[a_off[pair] + r // cols]
+        y = B[b_off[pair] + r % cols]
+        n = len(self.ws) + 1
+        keys, inverse = np.unique((x + 1) * n + (y + 1), return_inverse=True)
+        flat = self.cells(keys // n - 1, keys % n - 1)[inverse]
+        return [flat[o:o + s].reshape(m, k) for o, s, m, k in
+                zip(c_off.tolist(), size.tolist(), na.tolist(), nb.tolist())]
 
     def matrix(self, a: Sequence[str | None], b: Sequence[str | None]) -> np.ndarray:
-        """``S[i, j] = sim(a[i], b[j])``, through one row of cached values per concept
-        of ``a`` (no key tuples: this runs for every concept pair of a corpus)."""
-        S = np.zeros((len(a), len(b)))
-        for i, x in enumerate(a):
-            if x is None:
-                continue
-            row = self.rows.get(x)
-            if row is None:
-                row = self.rows[x] = {}
-            values = []
-            for y in b:
-                v = row.get(y)
-                if v is None:
-                    v = row[y] = self(x, y)
-                values.append(v)
-            S[i] = values
-        return S
+        """``S[i, j] = sim(a[i], b[j])``."""
+        return self.matrices([(a, b)])[0]
 
 
-def s2match_pair(gold: Graph, system: Graph, sim: _SimCache, config: AlignConfig = AlignConfig(),
-                 index: int = 0, keep: frozenset[str] = NON_INVERTED_OF) -> PairScore:
-    ta, tb = triples(gold, keep), triples(system, keep)
+BATCH = 512
+"""Graph pairs whose concept similarities are computed together."""
+
+
+def _score(index: int, gid: str | None, ta: Triples, tb: Triples, S: np.ndarray,
+           config: AlignConfig) -> PairScore:
+    """S2match of one pair, given its triples and its concept similarity matrix."""
     fa, fb = _attr_features(ta), _attr_features(tb)
-    ca, cb = _concepts(ta), _concepts(tb)
     U = unary_matrix(fa.unary, fb.unary)
-    S = sim.matrix(ca, cb)
     U += S
     for i in ta.tops:
         for j in tb.tops:
             U[i, j] += S[i, j]
     res = align(build_problem(fa, fb, unary=U), config)
     mapping = {ta.variables[i]: (tb.variables[j] if j >= 0 else None) for i, j in enumerate(res.mapping)}
-    return PairScore(index, gold.id, res.score, len(ta), len(tb), res.certified, res.bound,
+    return PairScore(index, gid, res.score, len(ta), len(tb), res.certified, res.bound,
                      res.method, mapping)
+
+
+def s2match_pair(gold: Graph, system: Graph, sim: _SimCache, config: AlignConfig = AlignConfig(),
+                 index: int = 0, keep: frozenset[str] = NON_INVERTED_OF) -> PairScore:
+    """S2match of one pair of graphs."""
+    ta, tb = triples(gold, keep), triples(system, keep)
+    return _score(index, gold.id, ta, tb, sim.matrix(_concepts(ta), _concepts(tb)), config)
 
 
 def _vocab(graphs: Sequence[Graph]) -> set[str]:
@@ -193,7 +258,14 @@ def s2match_corpus(golds: Sequence[Graph], systems: Sequence[Graph], vectors=Non
     check_pairs(golds, systems)
     emb = _embeddings(vectors, golds, systems)
     sim = _SimCache(emb, cutoff, diffsense)
-    return SmatchResult([s2match_pair(g, s, sim, config, k) for k, (g, s) in enumerate(zip(golds, systems))])
+    pairs: list[PairScore] = []
+    for first in range(0, len(golds), BATCH):
+        batch = [(triples(g), triples(s)) for g, s in
+                 zip(golds[first:first + BATCH], systems[first:first + BATCH])]
+        matrices = sim.matrices([(_concepts(ta), _concepts(tb)) for ta, tb in batch])
+        pairs += [_score(first + k, golds[first + k].id, ta, tb, S, config)
+                  for k, ((ta, tb), S) in enumerate(zip(batch, matrices))]
+    return SmatchResult(pairs)
 
 
 @register("s2match")
