@@ -25,6 +25,7 @@ and every edge label the expected weight 0.275.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from typing import Sequence
@@ -41,8 +42,9 @@ EDGE_WEIGHT = 0.275
 
 _SENSE = re.compile(r"-[0-9]+")
 
-BATCH = 512
-"""Graph pairs embedded together (one sparse product per round for all of them)."""
+BATCH = 64
+"""Graph pairs embedded together (one sparse product per round for all of them; small
+enough that the stacked matrices stay in the CPU cache)."""
 
 
 def _lookup(label: str, emb: Embeddings) -> np.ndarray | None:
@@ -94,15 +96,17 @@ def wl_embed_many(graphs: Sequence[LabelledGraph], emb: Embeddings, dim: int, k:
     from scipy.sparse import csr_matrix
 
     cache = {} if cache is None else cache
-    rows: list[np.ndarray] = []
-    for lg in graphs:
-        for label in lg.labels:
-            v = cache.get(label)
-            if v is None:
-                v = cache[label] = node_vector(label, emb, dim)
-            rows.append(v)
-    total = len(rows)
-    X = np.array(rows, dtype=np.float64).reshape(total, dim)
+    # one row per distinct label of the batch, then one gather for all nodes
+    index: dict[str, int] = {}
+    ids = [index.setdefault(label, len(index)) for lg in graphs for label in lg.labels]
+    table = np.empty((len(index), dim), dtype=np.float64)
+    for label, i in index.items():
+        v = cache.get(label)
+        if v is None:
+            v = cache[label] = node_vector(label, emb, dim)
+        table[i] = v
+    total = len(ids)
+    X = table[np.asarray(ids, dtype=np.intp)]
     # W[v, u]: the product of the weights of all edges v -> u, plus (as a separate
     # neighbour entry) of all edges u -> v; a node's update is the mean over its entries
     heads: list[int] = []
@@ -129,21 +133,34 @@ def wl_embed_many(graphs: Sequence[LabelledGraph], emb: Embeddings, dim: int, k:
     for _ in range(k):
         X = X + W @ X
         rounds.append(X)
-    E = np.concatenate(rounds, axis=1)
-    norms = np.sqrt(np.einsum("ij,ij->i", E, E))  # no squared copy of E
+    # each node: its rounds 0..k side by side, scaled to length 1 (written straight into
+    # place: no concatenated copy to divide afterwards)
+    sq = np.einsum("ij,ij->i", rounds[0], rounds[0])
+    for R in rounds[1:]:
+        sq += np.einsum("ij,ij->i", R, R)
+    norms = np.sqrt(sq)
     norms[norms == 0] = 1.0
-    E /= norms[:, None]
-    bounds = np.cumsum([0] + [len(lg.labels) for lg in graphs])
+    E = np.empty((total, dim * (k + 1)), dtype=np.float64)
+    for r, R in enumerate(rounds):
+        np.divide(R, norms[:, None], out=E[:, r * dim:(r + 1) * dim])
+    bounds = np.cumsum([0] + [len(lg.labels) for lg in graphs]).tolist()
     return [E[bounds[i]:bounds[i + 1]] for i in range(len(graphs))]
 
 
-def wasserstein_similarity(A: np.ndarray, B: np.ndarray) -> float:
-    import ot
-
-    if len(A) == 0 or len(B) == 0:
-        return 1.0 if len(A) == len(B) else 0.0
+@functools.cache
+def _solvers():
+    """cdist and POT's network simplex, imported on first use (POT's import is slow)."""
+    from ot.lp.emd_wrap import check_result, emd_c
     from scipy.spatial.distance import cdist
 
+    return cdist, emd_c, check_result
+
+
+def wasserstein_similarity(A: np.ndarray, B: np.ndarray) -> float:
+    """1 - the Wasserstein distance of two node sets (rows), clipped to [0, 1]."""
+    if len(A) == 0 or len(B) == 0:
+        return 1.0 if len(A) == len(B) else 0.0
+    cdist, emd_c, check_result = _solvers()
     M = cdist(A, B)
     a = np.full(len(A), 1.0 / len(A))
     b = np.full(len(B), 1.0 / len(B))
@@ -151,10 +168,10 @@ def wasserstein_similarity(A: np.ndarray, B: np.ndarray) -> float:
     # simplex directly (ot.emd2's backend and marginal checks cost more than the solve
     # on graphs this small); fall back to ot.emd2, which reports any failure, if the
     # solver does not end optimal
-    from ot.lp.emd_wrap import check_result, emd_c
-
     _plan, d, _u, _v, code = emd_c(a, b, M, 100000, 1)
     if check_result(code) is not None:
+        import ot
+
         d = ot.emd2(a, b, M, check_marginals=False, center_dual=False)
     d = float(d)
     return min(1.0, max(0.0, 1.0 - d))
