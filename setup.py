@@ -1,4 +1,5 @@
-"""Build the compiled kernel of the alignment engine (plain C, no numpy headers)."""
+"""Build the compiled kernels (plain C, no numpy headers): the alignment engine's inner
+loops, and WWLK's batched distance matrices."""
 from setuptools import Extension, setup
 
 setup(
@@ -7,6 +8,11 @@ setup(
             "mrkit.align._kernel",
             sources=["src/mrkit/align/_kernel.c"],
             extra_compile_args=["-O3", "-std=c99"],
-        )
+        ),
+        Extension(
+            "mrkit.metrics._distances",
+            sources=["src/mrkit/metrics/_distances.c"],
+            extra_compile_args=["-O3", "-std=c99"],
+        ),
     ]
 )

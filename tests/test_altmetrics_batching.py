@@ -91,14 +91,85 @@ def test_wwlk_corpus_in_batches_equals_pair_by_pair(pairs):
 
     golds = [graph(a[0]) for a, _ in pairs]
     systems = [graph(b[0]) for _, b in pairs]
+    # every pair once more, reversed: repeated graphs, which are embedded once per batch
+    golds, systems = golds + systems, systems + golds
     emb = get_embeddings(VECTORS)
     saved = wwlk.BATCH
     try:
-        wwlk.BATCH = 2  # several batches, the last one possibly short
-        for name, levi in (("wwlk", False), ("wwlk-k3e2n", True)):
-            res = wwlk._run(name, golds, systems, VECTORS, 3 if levi else 2, levi, None)
-            for got, g, s in zip(res.per_pair, golds, systems):
-                alone = wwlk.wwlk_pair(g, s, emb, 3 if levi else 2, levi)
-                assert abs(got - alone) < 1e-12
+        for batch in (2, 3, 100):  # several batches, the last one possibly short; one batch
+            wwlk.BATCH = batch
+            for name, levi in (("wwlk", False), ("wwlk-k3e2n", True)):
+                k, weight = (3, 1.0) if levi else (2, wwlk.EDGE_WEIGHT)
+                res = wwlk._run(name, golds, systems, VECTORS, k, levi, None)
+                for got, g, s in zip(res.per_pair, golds, systems):
+                    assert abs(got - wwlk_by_definition(g, s, emb, k, weight, levi)) < 1e-12
     finally:
         wwlk.BATCH = saved
+
+
+def wwlk_by_definition(g, s, emb, k, weight, levi):
+    """1 - the earth mover's distance (POT's ot.emd2 on scipy's cdist) between the
+    dense-reference embeddings of the two graphs, clipped to [0, 1]."""
+    import ot
+    from scipy.spatial.distance import cdist
+
+    views = [labelled_graph(g), labelled_graph(s)]
+    if levi:
+        views = [to_levi(v) for v in views]
+    A, B = (dense_reference(v, emb, 3, k, weight) for v in views)
+    if len(A) == 0 or len(B) == 0:
+        return 1.0 if len(A) == len(B) else 0.0
+    d = ot.emd2(np.full(len(A), 1 / len(A)), np.full(len(B), 1 / len(B)), cdist(A, B))
+    return min(1.0, max(0.0, 1.0 - float(d)))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=1, max_size=6),
+       st.integers(1, 9), st.integers(0, 2**32 - 1))
+def test_distance_matrices_equal_cdist(shapes, dim, seed):
+    from scipy.spatial.distance import cdist
+
+    from mrkit.metrics.wwlk import distance_matrices
+
+    rng = np.random.default_rng(seed)
+    As = [rng.normal(size=(n, dim)) for n, _ in shapes]
+    Bs = [rng.normal(size=(m, dim)) for _, m in shapes]
+    Bs[0][: min(len(As[0]), len(Bs[0]))] = As[0][: len(Bs[0])]  # some equal rows: distance 0
+    A, B = np.concatenate(As), np.concatenate(Bs)
+    a_end, b_end = np.cumsum([len(x) for x in As]), np.cumsum([len(x) for x in Bs])
+    a_rows = np.stack([a_end - [len(x) for x in As], a_end], axis=1)
+    b_rows = np.stack([b_end - [len(x) for x in Bs], b_end], axis=1)
+    # pairs in another order than the rows: ranges, not consecutive offsets
+    order = rng.permutation(len(shapes))
+    Ms = distance_matrices(A, B, a_rows[order], b_rows[order])
+    for M, p in zip(Ms, order):
+        expected = cdist(As[p], Bs[p])
+        assert M.shape == expected.shape
+        np.testing.assert_allclose(M, expected, rtol=0, atol=1e-12)
+
+
+def test_distance_kernel_rejects_rows_outside_the_matrices():
+    from mrkit.metrics.wwlk import distance_matrices
+
+    A = np.zeros((3, 2))
+    with pytest.raises(ValueError, match="row range"):
+        distance_matrices(A, A, [[0, 4]], [[0, 1]])
+    with pytest.raises(ValueError, match="row range"):  # both reversed: a positive cell count
+        distance_matrices(A, A, [[2, 1]], [[1, 0]])
+
+
+def test_wwlk_graphs_with_the_same_labels_but_other_edges_are_not_merged():
+    import mrkit.metrics.wwlk as wwlk
+
+    texts = ["(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02))",
+             "(w / want-01 :ARG0 (b / boy :ARG0-of (g / go-02)))",
+             "(w / want-01 :ARG1 (b / boy) :ARG0 (g / go-02))"]
+    golds = [graph(t) for t in texts]
+    systems = [graph(texts[0])] * 3
+    emb = get_embeddings(VECTORS)
+    for name, levi in (("wwlk", False), ("wwlk-k3e2n", True)):
+        k, weight = (3, 1.0) if levi else (2, wwlk.EDGE_WEIGHT)
+        res = wwlk._run(name, golds, systems, VECTORS, k, levi, None)
+        expected = [wwlk_by_definition(g, s, emb, k, weight, levi) for g, s in zip(golds, systems)]
+        assert res.per_pair == pytest.approx(expected, abs=1e-12)
+        assert res.per_pair[0] == pytest.approx(1.0) and res.per_pair[1] < 1.0

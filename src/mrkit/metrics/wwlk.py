@@ -8,9 +8,14 @@ On the labelled view (:mod:`mrkit.metrics.labelled`):
 2. k rounds: a node's vector becomes itself plus the mean over its neighbours (outgoing
    and incoming) of the neighbour's vector times the edge-label weight;
 3. each node is the concatenation of its vectors of rounds 0..k, scaled to length 1;
-4. the score is 1 - the Wasserstein distance (earth mover's distance, POT ``ot.emd2``)
-   between the two node sets, uniform node weights, Euclidean ground distance, clipped
-   at 0 so that scores lie in [0, 1] (unit vectors can be up to 2 apart).
+4. the score is 1 - the Wasserstein distance (earth mover's distance, POT's network
+   simplex) between the two node sets, uniform node weights, Euclidean ground distance,
+   clipped at 0 so that scores lie in [0, 1] (unit vectors can be up to 2 apart).
+
+A corpus is embedded in batches of pairs: one sparse product per round for a whole
+batch, every distinct graph of a batch embedded once, and the distance matrices of all
+its pairs computed in one call of a small compiled kernel (:mod:`mrkit.metrics._distances`;
+``cdist`` per pair costs more in calls than in arithmetic on sentence graphs).
 
 ``wwlk``: k = 2 on the graph itself.  ``wwlk-k3e2n``: every labelled edge first becomes a
 node (Levi graph), k = 3, every edge weight 1 (the reference's ``-k 3
@@ -90,9 +95,18 @@ def wl_embed(lg: LabelledGraph, emb: Embeddings, dim: int, k: int, edge_weight: 
 
 def wl_embed_many(graphs: Sequence[LabelledGraph], emb: Embeddings, dim: int, k: int,
                   edge_weight: float, cache: dict[str, np.ndarray] | None = None) -> list[np.ndarray]:
-    """:func:`wl_embed` of many graphs at once: their nodes stacked into one matrix and
-    their neighbourhoods into one block-diagonal sparse matrix, so each round is a single
-    sparse product for the whole corpus."""
+    """:func:`wl_embed` of many graphs at once (see :func:`wl_embed_stack`)."""
+    E, bounds = wl_embed_stack(graphs, emb, dim, k, edge_weight, cache)
+    return [E[bounds[i]:bounds[i + 1]] for i in range(len(graphs))]
+
+
+def wl_embed_stack(graphs: Sequence[LabelledGraph], emb: Embeddings, dim: int, k: int,
+                   edge_weight: float, cache: dict[str, np.ndarray] | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The embeddings of many graphs stacked: (matrix, row offsets), graph i in rows
+    ``bounds[i]:bounds[i + 1]``.  Their nodes are stacked into one matrix and their
+    neighbourhoods into one block-diagonal sparse matrix, so each round is a single
+    sparse product for all of them."""
     from scipy.sparse import csr_matrix
 
     cache = {} if cache is None else cache
@@ -143,27 +157,27 @@ def wl_embed_many(graphs: Sequence[LabelledGraph], emb: Embeddings, dim: int, k:
     E = np.empty((total, dim * (k + 1)), dtype=np.float64)
     for r, R in enumerate(rounds):
         np.divide(R, norms[:, None], out=E[:, r * dim:(r + 1) * dim])
-    bounds = np.cumsum([0] + [len(lg.labels) for lg in graphs]).tolist()
-    return [E[bounds[i]:bounds[i + 1]] for i in range(len(graphs))]
+    bounds = np.cumsum([0] + [len(lg.labels) for lg in graphs], dtype=np.int64)
+    return E, bounds
 
 
 @functools.cache
-def _solvers():
-    """cdist and POT's network simplex, imported on first use (POT's import is slow)."""
+def _emd():
+    """POT's network simplex, imported on first use (POT's import is slow)."""
     from ot.lp.emd_wrap import check_result, emd_c
-    from scipy.spatial.distance import cdist
 
-    return cdist, emd_c, check_result
+    return emd_c, check_result
 
 
-def wasserstein_similarity(A: np.ndarray, B: np.ndarray) -> float:
-    """1 - the Wasserstein distance of two node sets (rows), clipped to [0, 1]."""
-    if len(A) == 0 or len(B) == 0:
-        return 1.0 if len(A) == len(B) else 0.0
-    cdist, emd_c, check_result = _solvers()
-    M = cdist(A, B)
-    a = np.full(len(A), 1.0 / len(A))
-    b = np.full(len(B), 1.0 / len(B))
+def _transport_similarity(M: np.ndarray) -> float:
+    """1 - the earth mover's distance between two uniform node sets with ground
+    distances ``M`` (C-contiguous), clipped to [0, 1]."""
+    n, m = M.shape
+    if n == 0 or m == 0:
+        return 1.0 if n == m else 0.0
+    emd_c, check_result = _emd()
+    a = np.full(n, 1.0 / n)
+    b = np.full(m, 1.0 / m)
     # uniform marginals by construction and no use of the duals: call POT's network
     # simplex directly (ot.emd2's backend and marginal checks cost more than the solve
     # on graphs this small); fall back to ot.emd2, which reports any failure, if the
@@ -173,8 +187,38 @@ def wasserstein_similarity(A: np.ndarray, B: np.ndarray) -> float:
         import ot
 
         d = ot.emd2(a, b, M, check_marginals=False, center_dual=False)
-    d = float(d)
-    return min(1.0, max(0.0, 1.0 - d))
+    return min(1.0, max(0.0, 1.0 - float(d)))
+
+
+def distance_matrices(A: np.ndarray, B: np.ndarray, a_rows: np.ndarray,
+                      b_rows: np.ndarray) -> list[np.ndarray]:
+    """Euclidean distance matrices of many pairs of node sets in one compiled call.
+
+    Pair p is rows ``a_rows[p, 0]:a_rows[p, 1]`` of ``A`` against rows
+    ``b_rows[p, 0]:b_rows[p, 1]`` of ``B`` (``scipy.spatial.distance.cdist`` of each,
+    up to the order of summation)."""
+    from ._distances import pairwise
+
+    A = np.ascontiguousarray(A, dtype=np.float64)
+    B = np.ascontiguousarray(B, dtype=np.float64)
+    a_rows = np.asarray(a_rows, dtype=np.int64).reshape(-1, 2)
+    b_rows = np.asarray(b_rows, dtype=np.int64).reshape(-1, 2)
+    na, nb = a_rows[:, 1] - a_rows[:, 0], b_rows[:, 1] - b_rows[:, 0]
+    sizes = na * nb
+    flat = np.empty(int(sizes.sum()))
+    pairwise(A, B, A.shape[1], np.ascontiguousarray(a_rows[:, 0]), np.ascontiguousarray(a_rows[:, 1]),
+             np.ascontiguousarray(b_rows[:, 0]), np.ascontiguousarray(b_rows[:, 1]), len(sizes), flat)
+    starts = (np.cumsum(sizes) - sizes).tolist()
+    return [flat[o:o + s].reshape(n, m) for o, s, n, m in
+            zip(starts, sizes.tolist(), na.tolist(), nb.tolist())]
+
+
+def wasserstein_similarity(A: np.ndarray, B: np.ndarray) -> float:
+    """1 - the Wasserstein distance of two node sets (rows), clipped to [0, 1]."""
+    A = np.asarray(A, dtype=np.float64).reshape(len(A), -1)
+    B = np.asarray(B, dtype=np.float64).reshape(len(B), -1)
+    M = distance_matrices(A, B, [[0, len(A)]], [[0, len(B)]])[0]
+    return _transport_similarity(M)
 
 
 def wwlk_pair(gold: Graph, system: Graph, emb: Embeddings, k: int = 2, edge_to_node: bool = False,
@@ -186,20 +230,40 @@ def wwlk_pair(gold: Graph, system: Graph, emb: Embeddings, k: int = 2, edge_to_n
 def wwlk_scores(golds: Sequence[Graph], systems: Sequence[Graph], emb: Embeddings, k: int = 2,
                 edge_to_node: bool = False, edge_weight: float | None = None, dim: int | None = None,
                 cache: dict[str, np.ndarray] | None = None) -> list[float]:
-    """WWLK of aligned graph lists, embedded ``BATCH`` pairs at a time."""
+    """WWLK of aligned graph lists, embedded ``BATCH`` pairs at a time.
+
+    A graph that occurs more than once (same labels and edges, in the same order: its
+    embedding is the same) is embedded once per batch."""
     w = edge_weight if edge_weight is not None else (1.0 if edge_to_node else EDGE_WEIGHT)
     d = dim or _dim(emb)
     cache = {} if cache is None else cache
-    views = [labelled_graph(g) for g in (*golds, *systems)]
+    known: dict[tuple, int] = {}
+    views: list[LabelledGraph] = []
+    ids: list[int] = []
+    for g in (*golds, *systems):
+        v = labelled_graph(g)
+        key = (tuple(v.labels), tuple(v.edges))
+        u = known.get(key)
+        if u is None:
+            u = known[key] = len(views)
+            views.append(v)
+        ids.append(u)
     if edge_to_node:
         views = [to_levi(v) for v in views]
     n = len(golds)
     per: list[float] = []
     for start in range(0, n, BATCH):  # batches keep the stacked matrices small
         stop = min(n, start + BATCH)
-        E = wl_embed_many(views[start:stop] + views[n + start:n + stop], emb, d, k, w, cache)
+        need = ids[start:stop] + ids[n + start:n + stop]
+        slot: dict[int, int] = {}
+        for u in need:
+            if u not in slot:
+                slot[u] = len(slot)
+        E, bounds = wl_embed_stack([views[u] for u in slot], emb, d, k, w, cache)
+        pos = np.array([slot[u] for u in need], dtype=np.int64)
+        rows = np.stack([bounds[pos], bounds[pos + 1]], axis=1)
         size = stop - start
-        per += [wasserstein_similarity(E[i], E[size + i]) for i in range(size)]
+        per += [_transport_similarity(M) for M in distance_matrices(E, E, rows[:size], rows[size:])]
     return per
 
 
