@@ -6,9 +6,10 @@
    smart start of the search;
 2. compiled hill-climbing from that start; if the score reaches the bound, the result
    is **certified optimal**;
-3. otherwise the directed bound, which may still certify it; otherwise climbing from
-   seeded random starts (stopping as soon as the bound is reached), then the
-   Lagrangian bound (:mod:`mrkit.align.bounds`), which may still certify the score;
+3. otherwise the directed and then the Lagrangian bound (:mod:`mrkit.align.bounds`),
+   each of which may still certify the score; otherwise climbing from seeded random
+   starts, stopping as soon as the bound is reached (most graded scores, S2match's, are
+   certified by a bound without them);
 4. otherwise a small branch-and-bound on the Lagrangian bound (at most
    ``BRANCH_NODES`` nodes): it splits on a gold node's image, climbs inside every
    branch it cannot close, and certifies the best mapping when every branch is closed;
@@ -193,16 +194,16 @@ def align(p: Problem, config: AlignConfig = AlignConfig(), start: np.ndarray | N
     bound = round_bound(p, min(bound, directed_bound(p)))
     if score >= bound - TOL:
         return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
+    lagrangian = lagrangian_bound(p, _goal(p, score))
+    bound = round_bound(p, min(bound, lagrangian))
+    if score >= bound - TOL:
+        return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
     if config.restarts:
         m2, s2 = _climb(p, mapping, config.restarts, config.seed, bound - TOL)
         if s2 > score:
             mapping, score = m2, s2
         if score >= bound - TOL:
             return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
-    lagrangian = lagrangian_bound(p, _goal(p, score))
-    bound = round_bound(p, min(bound, lagrangian))
-    if score >= bound - TOL:
-        return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
     small, big = sorted((p.n_a, p.n_b))
     if lagrangian < float("inf") and float(small) * small * big <= BRANCH_MAX_WORK:
         mapping, score, closed = _branch_and_bound(p, mapping, score, config)
