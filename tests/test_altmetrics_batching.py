@@ -156,6 +156,18 @@ def test_distance_kernel_rejects_rows_outside_the_matrices():
         distance_matrices(A, A, [[0, 4]], [[0, 1]])
     with pytest.raises(ValueError, match="row range"):  # both reversed: a positive cell count
         distance_matrices(A, A, [[2, 1]], [[1, 0]])
+    with pytest.raises(ValueError, match="columns"):
+        distance_matrices(A, np.zeros((3, 3)), [[0, 1]], [[0, 1]])
+
+
+def test_wasserstein_similarity_of_empty_and_equal_node_sets():
+    from mrkit.metrics.wwlk import wasserstein_similarity
+
+    assert wasserstein_similarity(np.zeros((0, 3)), np.zeros((0, 3))) == 1.0
+    assert wasserstein_similarity(np.zeros((0, 3)), np.eye(3)) == 0.0
+    assert wasserstein_similarity(np.eye(3), np.eye(3)) == pytest.approx(1.0, abs=1e-12)
+    # (1, 0) and (0, 1) against (1, 0) alone: half of the mass moves sqrt(2)
+    assert wasserstein_similarity(np.eye(2), np.eye(2)[:1]) == pytest.approx(1 - np.sqrt(2) / 2)
 
 
 def test_wwlk_graphs_with_the_same_labels_but_other_edges_are_not_merged():

@@ -201,6 +201,8 @@ def distance_matrices(A: np.ndarray, B: np.ndarray, a_rows: np.ndarray,
 
     A = np.ascontiguousarray(A, dtype=np.float64)
     B = np.ascontiguousarray(B, dtype=np.float64)
+    if A.ndim != 2 or B.ndim != 2 or A.shape[1] != B.shape[1]:
+        raise ValueError(f"A and B must be matrices with as many columns, got {A.shape} and {B.shape}")
     a_rows = np.asarray(a_rows, dtype=np.int64).reshape(-1, 2)
     b_rows = np.asarray(b_rows, dtype=np.int64).reshape(-1, 2)
     na, nb = a_rows[:, 1] - a_rows[:, 0], b_rows[:, 1] - b_rows[:, 0]
@@ -215,8 +217,9 @@ def distance_matrices(A: np.ndarray, B: np.ndarray, a_rows: np.ndarray,
 
 def wasserstein_similarity(A: np.ndarray, B: np.ndarray) -> float:
     """1 - the Wasserstein distance of two node sets (rows), clipped to [0, 1]."""
-    A = np.asarray(A, dtype=np.float64).reshape(len(A), -1)
-    B = np.asarray(B, dtype=np.float64).reshape(len(B), -1)
+    A, B = np.asarray(A, dtype=np.float64), np.asarray(B, dtype=np.float64)
+    if len(A) == 0 or len(B) == 0:
+        return 1.0 if len(A) == len(B) else 0.0
     M = distance_matrices(A, B, [[0, len(A)]], [[0, len(B)]])[0]
     return _transport_similarity(M)
 
