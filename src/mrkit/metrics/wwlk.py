@@ -47,7 +47,7 @@ EDGE_WEIGHT = 0.275
 
 _SENSE = re.compile(r"-[0-9]+")
 
-BATCH = 64
+BATCH = 128
 """Graph pairs embedded together (one sparse product per round for all of them; small
 enough that the stacked matrices stay in the CPU cache)."""
 
