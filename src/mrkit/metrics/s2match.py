@@ -125,7 +125,7 @@ class _SimCache:
         self.ws: list[int] = []
         """Per concept id: id of its sense-less form (-1: not a predicate / not a concept)."""
         self.vectors: list[np.ndarray | None] = []
-        self._matrix: np.ndarray | None = None
+        self._arrays: tuple[np.ndarray, np.ndarray] | None = None
 
     def _id(self, c: str) -> int:
         k = self.ids.get(c)
@@ -133,7 +133,7 @@ class _SimCache:
             k = self.ids[c] = len(self.ws)
             self.ws.append(-1)
             self.vectors.append(None)
-            self._matrix = None
+            self._arrays = None
             ws, v = concept_vector(c, self.emb)
             self.vectors[k] = v
             if ws:
@@ -143,29 +143,30 @@ class _SimCache:
     def _ids(self, concepts: Sequence[str | None]) -> list[int]:
         return [-1 if c is None else self._id(c) for c in concepts]
 
-    def _vector_matrix(self) -> np.ndarray:
-        if self._matrix is None:
+    def _as_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """(unit vectors, sense-less form ids) of all concepts so far, as numpy arrays
+        (rebuilt only after new concepts arrived)."""
+        if self._arrays is None:
             dim = next((len(v) for v in self.vectors if v is not None), 1)
             V = np.zeros((len(self.vectors), dim))
             for k, v in enumerate(self.vectors):
                 if v is not None:
                     V[k] = v
-            self._matrix = V
-        return self._matrix
+            self._arrays = V, np.array(self.ws, dtype=np.int64)
+        return self._arrays
 
     def cells(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """Similarities of the concept id pairs ``(x[k], y[k])`` (id -1: no concept, 0)."""
         out = np.zeros(len(x))
         ok = (x >= 0) & (y >= 0)
         x, y = x[ok], y[ok]
-        V = self._vector_matrix()
+        V, ws = self._as_arrays()
         cos = np.einsum("ij,ij->i", V[x], V[y])
         near = np.flatnonzero(np.abs(cos - self.cutoff) <= self.NEAR)
         for k in near:
             vx, vy = self.vectors[x[k]], self.vectors[y[k]]
             cos[k] = float(vx @ vy) if vx is not None and vy is not None else 0.0
         np.clip(cos, 0.0, 1.0, out=cos)
-        ws = np.array(self.ws, dtype=np.int64)
         wx, wy = ws[x], ws[y]
         predicate = (wx >= 0) | (wy >= 0)
         value = np.where(cos > self.cutoff, np.where(predicate, cos * self.diffsense, cos), 0.0)

@@ -217,9 +217,6 @@ def distance_matrices(A: np.ndarray, B: np.ndarray, a_rows: np.ndarray,
 
 def wasserstein_similarity(A: np.ndarray, B: np.ndarray) -> float:
     """1 - the Wasserstein distance of two node sets (rows), clipped to [0, 1]."""
-    A, B = np.asarray(A, dtype=np.float64), np.asarray(B, dtype=np.float64)
-    if len(A) == 0 or len(B) == 0:
-        return 1.0 if len(A) == len(B) else 0.0
     M = distance_matrices(A, B, [[0, len(A)]], [[0, len(B)]])[0]
     return _transport_similarity(M)
 
@@ -258,10 +255,7 @@ def wwlk_scores(golds: Sequence[Graph], systems: Sequence[Graph], emb: Embedding
     for start in range(0, n, BATCH):  # batches keep the stacked matrices small
         stop = min(n, start + BATCH)
         need = ids[start:stop] + ids[n + start:n + stop]
-        slot: dict[int, int] = {}
-        for u in need:
-            if u not in slot:
-                slot[u] = len(slot)
+        slot = {u: i for i, u in enumerate(dict.fromkeys(need))}  # distinct graphs, in order
         E, bounds = wl_embed_stack([views[u] for u in slot], emb, d, k, w, cache)
         pos = np.array([slot[u] for u in need], dtype=np.int64)
         rows = np.stack([bounds[pos], bounds[pos + 1]], axis=1)
