@@ -5,16 +5,37 @@ The Python API mirrors the command line::
     import mrkit
     result = mrkit.smatch_files("gold.amr", "system.amr")
     print(result.f1, result.certified_share)
+
+Importing ``mrkit`` is cheap: the names below are loaded on first use (PEP 562), so
+``import mrkit`` loads neither numpy nor the solver nor the PENMAN library.
 """
 
-from .codecs.penman import iter_penman, loads, read_penman, write_penman
-from .graph import Anchor, Edge, Graph, Node, Property
-from .metrics.smatch import PairScore, SmatchResult, smatch_corpus, smatch_files, smatch_pair
+from __future__ import annotations
+
+import importlib
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "Anchor", "Edge", "Graph", "Node", "PairScore", "Property", "SmatchResult",
-    "iter_penman", "loads", "read_penman", "smatch_corpus", "smatch_files", "smatch_pair",
-    "write_penman",
-]
+# public name -> module (relative to this package) that defines it
+_LAZY = {
+    "iter_penman": ".codecs.penman", "loads": ".codecs.penman", "read_penman": ".codecs.penman",
+    "write_penman": ".codecs.penman",
+    "Anchor": ".graph", "Edge": ".graph", "Graph": ".graph", "Node": ".graph", "Property": ".graph",
+    "PairScore": ".metrics.smatch", "SmatchResult": ".metrics.smatch",
+    "smatch_corpus": ".metrics.smatch", "smatch_files": ".metrics.smatch", "smatch_pair": ".metrics.smatch",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mrkit' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
