@@ -197,3 +197,17 @@ def test_format_matches_the_penman_library_on_ordinary_graphs():
         t = to_tree(g)
         for indent in (6, None):
             assert format_tree(t, indent) == penman.format(t, indent=indent)
+
+
+@pytest.mark.parametrize("text", ["(a / b :ARG0)\n", "(a /)\n", "()\n", "(a / b)\n", "(a / b :ARG0 (c))\n"])
+def test_the_penman_library_logs_nothing_even_at_debug_level(caplog, text):
+    # penman 1.3 logs 'Missing target' / 'Missing concept' warnings (printed by Python's
+    # last-resort handler before mrkit's own error line) and a debug line per graph
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    try:
+        dumps(loads(text))
+    except InputError:
+        pass
+    assert [r for r in caplog.records if r.name.startswith("penman")] == []
