@@ -1,10 +1,15 @@
-"""PENMAN codec: AMR text <-> :class:`mrkit.graph.Graph`, through the ``penman`` library.
+"""PENMAN codec: AMR text <-> :class:`mrkit.graph.Graph`.
 
 Reading is streaming: the file is consumed block by block (graphs are separated by blank
-lines; a block holding several graphs is also accepted), each block is parsed with
-``penman.iterparse``, and the line where each graph starts is kept for error messages.
-Comment-only blocks, such as the ``# AMR release ...`` header of the official releases,
-are skipped. ``# ::key value`` metadata is kept in ``Graph.metadata``.
+lines; a block holding several graphs is also accepted), each block is tokenized and
+parsed here, with an explicit stack (nesting depth is data, not a limit), and the line
+where each graph starts is kept for error messages. The grammar is PENMAN's, as the
+``penman`` library reads it, but malformed input that the library logs and accepts is an
+error: a node without a concept, a role without a value, text after a graph. Comment-only
+blocks, such as the ``# AMR release ...`` header of the official releases, are skipped.
+``# ::key value`` metadata is kept in ``Graph.metadata``. Writing lays graphs out as
+``penman.Tree`` objects and formats them as ``penman.format`` does, also without
+recursion.
 
 Surface alignments (``want-01~e.2``) are removed from labels and kept in
 ``Node.extra["alignment"]`` / ``Edge.extra["alignment"]`` as lists of token indices.
