@@ -31,7 +31,7 @@ def test_text_report(files, capsys):
 
 def test_json_per_pair_and_classic_flag(files, capsys):
     g, s = files
-    assert main(["smatch", "-f", str(g), str(s), "--json", "--per-pair"]) == 0
+    assert main(["smatch", "-f", str(s), str(g), "--json", "--per-pair"]) == 0  # smatch.py order
     d = json.loads(capsys.readouterr().out)
     assert d["matched"] == 4 and d["gold_triples"] == 6 and d["system_triples"] == 6
     assert [p["id"] for p in d["per_pair"]] == ["a", "b"]
@@ -94,3 +94,60 @@ def test_parallel_equals_serial_and_reports_errors(tmp_path):
 
     with pytest.raises(InputError, match=r"s.amr:\d+, graph 61: malformed PENMAN"):
         smatch_files(str(gold), str(system), workers=2)
+
+
+# -f follows smatch.py 1.0.4, which reads `-f A B` as (test/system, gold).  Oracle:
+#   python3 -m venv v && v/bin/pip install smatch==1.0.4
+#   v/bin/python v/bin/smatch.py --pr --significant 4 -f A.amr B.amr
+#   -> Precision: 0.6667  Recall: 1.0000  F-score: 0.8000
+# (A has 6 triples, B 4, all 4 of B's matched: A is the system file.)
+PAIR_A = "(a / alpha :ARG0 (b / beta) :ARG1 (c / gamma))\n"
+PAIR_B = "(a / alpha :ARG0 (b / beta))\n"
+
+
+def test_f_flag_reads_system_then_gold_like_smatch_py(tmp_path, capsys):
+    a, b = tmp_path / "A.amr", tmp_path / "B.amr"
+    a.write_text(PAIR_A)
+    b.write_text(PAIR_B)
+    assert main(["smatch", "-f", str(a), str(b), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["gold"] == str(b) and d["system"] == str(a)
+    assert round(d["precision"], 4) == 0.6667 and d["recall"] == 1.0 and round(d["f1"], 4) == 0.8
+    # positionals stay GOLD SYSTEM: the same pair as `-f A B` is `B A`
+    assert main(["smatch", str(b), str(a), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["precision"] == d["precision"]
+
+
+def test_f_flag_with_positionals_is_an_error(tmp_path):
+    a = tmp_path / "A.amr"
+    a.write_text(PAIR_A)
+    proc = run_mrkit("smatch", "-f", str(a), str(a), str(a), str(a))
+    assert proc.returncode == 2 and "not both" in proc.stderr and proc.stdout == ""
+
+
+def test_help_says_f_is_system_then_gold(capsys):
+    with pytest.raises(SystemExit):
+        main(["smatch", "--help"])
+    out = capsys.readouterr().out
+    assert "-f SYSTEM GOLD" in out
+
+
+@pytest.mark.parametrize("command", [["smatch"], ["smatch", "-j", "2"], ["score", "-m", "smatch"],
+                                     ["score", "-m", "wlk"], ["score", "-m", "sembleu"]])
+def test_no_graph_at_all_is_an_error(tmp_path, command):
+    # two empty files (or files with nothing but comments) used to score P = R = F = 1.0
+    g, s = tmp_path / "gold.amr", tmp_path / "sys.amr"
+    g.write_text("")
+    s.write_text("# ::id x\n# nothing but comments\n")
+    proc = run_mrkit(*command, str(g), str(s))
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and str(g) in lines[0] and str(s) in lines[0] and "nothing to score" in lines[0]
+
+
+def test_smatch_corpus_of_no_pairs_is_an_error():
+    from mrkit.errors import InputError
+    from mrkit.metrics.smatch import smatch_corpus
+
+    with pytest.raises(InputError, match="no pairs"):
+        smatch_corpus([], [])

@@ -8,7 +8,9 @@ from ..errors import MrkitError
 from .common import add_engine_options, add_output_options, emit, engine_config, progress_bar, to_json
 
 HELP = """\
-Smatch between two PENMAN files holding the same number of graphs, paired in order.
+Smatch between two PENMAN files holding the same number of graphs, paired in order:
+`mrkit smatch GOLD SYSTEM`, or `mrkit smatch -f SYSTEM GOLD` in the order of smatch.py
+1.0.4, whose -f takes the system (test) file first.
 Reports micro precision/recall/F1 (the standard), macro F1 (mean of pair F1), and how
 many pairs are certified optimal (the search reached an upper bound, a small
 branch-and-bound closed every branch, or the exact ILP proved it). Scores are never
@@ -21,8 +23,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("gold", nargs="?", help="gold PENMAN file")
     p.add_argument("system", nargs="?", help="system PENMAN file")
-    p.add_argument("-f", nargs=2, metavar=("GOLD", "SYSTEM"), dest="files",
-                   help="the two files, as with the classic smatch.py (gold first)")
+    p.add_argument("-f", nargs=2, metavar=("SYSTEM", "GOLD"), dest="files",
+                   help="the two files in smatch.py's order: SYSTEM first, then GOLD "
+                        "(positional arguments are GOLD SYSTEM)")
     p.add_argument("--example", action="store_true",
                    help="score the small example files shipped with mrkit")
     p.add_argument("--per-pair", action="store_true", help="also report every pair")
@@ -37,14 +40,16 @@ def run(args) -> int:
     from ..codecs.penman import read_blocks
     from ..metrics.smatch import example_paths, smatch_files
 
+    if args.files and (args.gold or args.system):
+        raise MrkitError("give GOLD SYSTEM or -f SYSTEM GOLD, not both")
     if args.example:
         gold, system = example_paths()
     elif args.files:
-        gold, system = args.files
+        system, gold = args.files  # smatch.py 1.0.4 scores -f A B with A as the test file
     elif args.gold and args.system:
         gold, system = args.gold, args.system
     else:
-        raise MrkitError("give GOLD and SYSTEM files (or -f GOLD SYSTEM, or --example)")
+        raise MrkitError("give GOLD and SYSTEM files (or -f SYSTEM GOLD, or --example)")
     with progress_bar(len(read_blocks(gold)), "smatch") as tick:
         result = smatch_files(gold, system, engine_config(args), workers=args.workers,
                               progress=tick, bootstrap=args.bootstrap)

@@ -1,10 +1,15 @@
-"""PENMAN codec: AMR text <-> :class:`mrkit.graph.Graph`, through the ``penman`` library.
+"""PENMAN codec: AMR text <-> :class:`mrkit.graph.Graph`.
 
 Reading is streaming: the file is consumed block by block (graphs are separated by blank
-lines; a block holding several graphs is also accepted), each block is parsed with
-``penman.iterparse``, and the line where each graph starts is kept for error messages.
-Comment-only blocks, such as the ``# AMR release ...`` header of the official releases,
-are skipped. ``# ::key value`` metadata is kept in ``Graph.metadata``.
+lines; a block holding several graphs is also accepted), each block is tokenized and
+parsed here, with an explicit stack (nesting depth is data, not a limit), and the line
+where each graph starts is kept for error messages. The grammar is PENMAN's, as the
+``penman`` library reads it, but malformed input that the library logs and accepts is an
+error: a node without a concept, a role without a value, text after a graph. Comment-only
+blocks, such as the ``# AMR release ...`` header of the official releases, are skipped.
+``# ::key value`` metadata is kept in ``Graph.metadata``. Writing lays graphs out as
+``penman.Tree`` objects and formats them as ``penman.format`` does, also without
+recursion.
 
 Surface alignments (``want-01~e.2``) are removed from labels and kept in
 ``Node.extra["alignment"]`` / ``Edge.extra["alignment"]`` as lists of token indices.
@@ -13,27 +18,42 @@ Surface alignments (``want-01~e.2``) are removed from labels and kept in
 from __future__ import annotations
 
 import io
+import logging
 import os
 import re
 from pathlib import Path
 from typing import IO, Iterable, Iterator
 
 import penman
-from penman.exceptions import DecodeError, PenmanError
 
 from ..errors import InputError
 from ..graph import Edge, Graph, Node, Property
 
+# mrkit reads PENMAN itself (below) and uses the library only for its Tree type; should
+# any of the library's code log, nothing reaches the user through Python's last-resort
+# handler
+logging.getLogger("penman").addHandler(logging.NullHandler())
+
 _ALIGN = re.compile(r"~(?:[a-zA-Z]+\.?)?(\d+(?:,\d+)*)$")
 
 
-def _split_alignment(token: str) -> tuple[str, list[int] | None]:
+MAX_ALIGNMENT_DIGITS = 9
+"""Token indices in alignment markers have at most this many digits (no sentence has a
+billion tokens; longer numbers are refused rather than carried along)."""
+
+
+def _split_alignment(token: str, file: str | None = None, line: int | None = None,
+                     graph: str | None = None) -> tuple[str, list[int] | None]:
     if "~" not in token:
         return token, None
     m = _ALIGN.search(token)
     if not m:
         return token, None
-    return token[: m.start()], [int(x) for x in m.group(1).split(",")]
+    digits = m.group(1).split(",")
+    if any(len(d) > MAX_ALIGNMENT_DIGITS for d in digits):
+        raise InputError(f"alignment marker {_show(token[m.start():])} has an index of more than "
+                         f"{MAX_ALIGNMENT_DIGITS} digits", file, line, graph)
+    return token[: m.start()], [int(x) for x in digits]
 
 
 def _unquote(token: str) -> tuple[str, bool]:
@@ -81,31 +101,38 @@ def _tree_to_graph(tree: penman.Tree, index: int, file: str | None, line: int) -
     nodes = g.nodes
     edges = g.edges
 
-    def visit(node: tuple) -> str:
+    def start(node: tuple) -> tuple:
         var, branches = node
-        label = None
-        props: list[Property] = []
         n = Node(var)
         nodes[var] = n
+        return (n, iter(branches), [])
+
+    # depth-first in written order with an explicit stack (nesting depth is data, not a
+    # limit): nodes and edges are stored in the order they are written
+    work = [start(tree.node)]
+    while work:
+        n, branches, props = work[-1]
+        var = n.id
         for role, target in branches:
             if role == "/":
                 if target is not None:
-                    label, align = _split_alignment(target)
+                    label, align = _split_alignment(target, file, line, gid)
+                    n.label = label
                     if align is not None:
                         n.extra["alignment"] = align
                 continue
-            role, role_align = _split_alignment(role)
+            role, role_align = _split_alignment(role, file, line, gid)
             role = role[1:] if role[:1] == ":" else role
             if type(target) is tuple:
                 e = Edge(var, target[0], role)  # edges in written order
                 edges.append(e)
                 if role_align is not None:
                     e.extra["alignment"] = role_align
-                visit(target)
-                continue
+                work.append(start(target))
+                break
             if target is None:
                 raise InputError(f"role :{role} of {var!r} has no value", file, line, gid)
-            value, align = _split_alignment(target)
+            value, align = _split_alignment(target, file, line, gid)
             text, quoted = _unquote(value)
             if not quoted and text in variables:
                 e = Edge(var, text, role)
@@ -116,13 +143,146 @@ def _tree_to_graph(tree: penman.Tree, index: int, file: str | None, line: int) -
                 props.append(Property(role, text, quoted))
                 if align is not None:
                     n.extra.setdefault("property_alignments", {})[len(props) - 1] = align
-        n.label = label
-        n.properties = props
-        return var
+        else:
+            n.properties = props
+            work.pop()
 
-    top = visit(tree.node)
-    g.tops = [top]
+    g.tops = [tree.node[0]]
     return g
+
+
+# ---------------------------------------------------------------------------- parsing
+
+_TOKEN = re.compile(r"""
+    (?P<COMMENT>\#.*$)
+  | (?P<STRING>"[^"\\]*(?:\\.[^"\\]*)*")
+  | (?P<LPAREN>\()
+  | (?P<RPAREN>\))
+  | (?P<SLASH>/)
+  | (?P<ROLE>:[^\s"()/:~]*)
+  | (?P<SYMBOL>[^\s"()/:~]+)
+  | (?P<ALIGNMENT>~(?:[a-z]\.?)?[0-9]+(?:,[0-9]+)*)
+  | (?P<UNEXPECTED>\S)
+""", re.VERBOSE)
+"""PENMAN tokens, the same classes as the ``penman`` library's lexer."""
+
+
+def _tokens(block: str) -> list[tuple[str, str, int]]:
+    """(type, text, line number within the block) of every token, line by line."""
+    out = []
+    for lineno, ln in enumerate(block.splitlines(), 1):
+        for m in _TOKEN.finditer(ln):
+            out.append((m.lastgroup, m.group(), lineno))
+    return out
+
+
+def _show(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:40] + "...")
+
+
+def _parse_trees(block: str, start: int, label: str, index: int) -> list[tuple[int, penman.Tree]]:
+    """The (first line, tree) of every graph of one block, read without recursion.
+
+    The grammar is PENMAN's (``Node := '(' Variable '/' Concept (Role (Constant | Node))* ')'``),
+    but stricter than the ``penman`` library, which logs and accepts some malformed
+    input: every node needs a variable and a concept, every role a value, and nothing
+    but comments may follow a graph.
+    """
+    toks = _tokens(block)
+    n = len(toks)
+    pos = 0
+    trees: list[tuple[int, penman.Tree]] = []
+    block_id = _block_id(block)
+    gid = ""
+
+    def fail(message: str, at: int) -> InputError:
+        tok = toks[at] if at < n else toks[-1]
+        return InputError(f"malformed PENMAN: {message}", label, start + tok[2] - 1, gid)
+
+    def open_node(pos: int) -> tuple[int, tuple[str, list]]:
+        # toks[pos] is '('
+        pos += 1
+        if pos >= n or toks[pos][0] != "SYMBOL":
+            if pos < n and toks[pos][0] == "RPAREN":
+                raise fail("an empty node '()': a node needs a variable and a concept", pos)
+            raise fail("a node needs a variable after '('", min(pos, n - 1))
+        var = toks[pos][1]
+        pos += 1
+        if pos >= n or toks[pos][0] != "SLASH":
+            raise fail(f"node {var!r} has no concept (write '({var} / concept ...)')", pos - 1)
+        pos += 1
+        if pos >= n or toks[pos][0] not in ("SYMBOL", "STRING"):
+            raise fail(f"node {var!r} has no concept after '/'", pos - 1)
+        concept = toks[pos][1]
+        pos += 1
+        if pos < n and toks[pos][0] == "ALIGNMENT":
+            concept += toks[pos][1]
+            pos += 1
+        return pos, (var, [("/", concept)])
+
+    while pos < n:
+        metadata: dict[str, str] = {}
+        first_line = start + toks[pos][2] - 1  # where the graph's comments begin
+        while pos < n and toks[pos][0] == "COMMENT":
+            comment = toks[pos][1]
+            while comment:
+                comment, found, meta = comment.rpartition("::")
+                if found:
+                    key, _, value = meta.partition(" ")
+                    metadata[key] = value.rstrip()
+            pos += 1
+        if pos == n:
+            break  # comments after the last graph
+        if toks[pos][0] != "LPAREN":
+            if trees:  # name the graph the text follows
+                raise fail(f"unexpected text after the graph: {_show(toks[pos][1])}", pos)
+            gid = metadata.get("id") or block_id or str(index + 1)
+            raise fail(f"expected a PENMAN graph starting with '(' but found {_show(toks[pos][1])}", pos)
+        gid = metadata.get("id") or (block_id if not trees else None) or str(index + len(trees) + 1)
+
+        # the open nodes, innermost last; a closed node becomes the value of the role
+        # written last in its parent
+        pos, root = open_node(pos)
+        stack = [root]
+        while stack:
+            if pos >= n:
+                raise fail(f"the graph ends with {len(stack)} node(s) not closed "
+                           "(unbalanced parentheses)", pos)
+            typ, text, _ = toks[pos]
+            if typ == "RPAREN":
+                pos += 1
+                node = stack.pop()
+                if stack:
+                    branches = stack[-1][1]
+                    branches[-1] = (branches[-1][0], node)
+                continue
+            if typ != "ROLE":
+                raise fail(f"expected a role or ')' but found {_show(text)}", pos)
+            if len(text) < 2:
+                raise fail("a role without a name (':')", pos)
+            role = text
+            pos += 1
+            if pos < n and toks[pos][0] == "ALIGNMENT":
+                role += toks[pos][1]
+                pos += 1
+            ttyp = toks[pos][0] if pos < n else None
+            if ttyp in ("SYMBOL", "STRING"):
+                target = toks[pos][1]
+                pos += 1
+                if pos < n and toks[pos][0] == "ALIGNMENT":
+                    target += toks[pos][1]
+                    pos += 1
+                stack[-1][1].append((role, target))
+            elif ttyp == "LPAREN":
+                stack[-1][1].append((role, None))  # the node, once it is closed
+                pos, child = open_node(pos)
+                stack.append(child)
+            elif ttyp is None:
+                continue  # reported as an unclosed node
+            else:
+                raise fail(f"role {text} of {stack[-1][0]!r} has no value", pos - 1)
+        trees.append((first_line, penman.Tree(root, metadata=metadata)))
+    return trees
 
 
 def iter_penman(source: str | os.PathLike | IO[str], name: str | None = None) -> Iterator[Graph]:
@@ -131,13 +291,28 @@ def iter_penman(source: str | os.PathLike | IO[str], name: str | None = None) ->
         path = Path(source)
         label = name or str(source)
         try:
-            fh = open(path, encoding="utf-8")
+            fh = open(path, "rb")
         except OSError as exc:
             raise InputError(f"cannot read: {exc.strerror}", label) from None
         with fh:
-            yield from _iter_lines(fh, label)
+            yield from _iter_lines(_decoded_lines(fh, label), label)
     else:
         yield from _iter_lines(source, name or getattr(source, "name", "<input>"))
+
+
+def _decoded_lines(fh: IO[bytes], label: str) -> Iterator[str]:
+    """The lines of a binary file as UTF-8 text (a leading byte order mark is dropped);
+    bytes that are not UTF-8 are an error naming the line."""
+    try:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at column {exc.start + 1}",
+                                 label, lineno) from None
+            yield line
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", label) from None
 
 
 def _iter_lines(lines: Iterable[str], label: str) -> Iterator[Graph]:
@@ -165,29 +340,21 @@ def parse_block(start: int, block: str, label: str, index: int) -> list[Graph]:
         raise InputError(f"expected a PENMAN graph starting with '(' but found "
                          f"{content[0][1].strip()[:40]!r}", label, start + content[0][0],
                          _block_id(block) or str(index + 1))
-    try:
-        trees = list(penman.iterparse(block))
-    except DecodeError as exc:
-        line = start + (exc.lineno or 1) - 1
-        gid = _block_id(block) or str(index + 1)
-        raise InputError(f"malformed PENMAN: {exc.message}", label, line, gid) from None
-    except PenmanError as exc:
-        raise InputError(f"malformed PENMAN: {exc}", label, start, _block_id(block)) from None
+    trees = _parse_trees(block, start, label, index)
     if not trees:
         raise InputError("no PENMAN graph could be read from this block", label, start,
                          _block_id(block) or str(index + 1))
-    return [_tree_to_graph(tree, index + k + 1, label, start) for k, tree in enumerate(trees)]
+    return [_tree_to_graph(tree, index + k + 1, label, line) for k, (line, tree) in enumerate(trees)]
 
 
 def read_blocks(path: str | os.PathLike) -> list[tuple[int, str]]:
     """The (first line, text) blocks of a PENMAN file, for parsing in parallel."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            return list(_blocks(fh))
+        fh = open(path, "rb")
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", str(path)) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text ({exc.reason})", str(path)) from None
+    with fh:
+        return list(_blocks(_decoded_lines(fh, str(path))))
 
 
 def _block_id(block: str) -> str | None:
@@ -224,10 +391,15 @@ def to_tree(g: Graph) -> penman.Tree:
 
     An edge whose target was already placed becomes a re-entrant reference.  Nodes that
     cannot be reached from the top by outgoing edges are placed where an incoming edge
-    reaches them, by writing that edge inverted.
+    reaches them, by writing that edge inverted.  The layout uses an explicit stack, so
+    long chains are written whatever their depth.
     """
     if not g.nodes:
-        raise ValueError(f"{g.where()}: cannot write an empty graph as PENMAN")
+        raise InputError("cannot write an empty graph as PENMAN", g.source_file, g.source_line, g.id)
+    unlabelled = [v for v, node in g.nodes.items() if node.label is None]
+    if unlabelled:
+        raise InputError(f"node {unlabelled[0]!r} has no label: a PENMAN node needs a concept",
+                         g.source_file, g.source_line, g.id)
     out: dict[str, list[Edge]] = {v: [] for v in g.nodes}
     inc: dict[str, list[Edge]] = {v: [] for v in g.nodes}
     for e in g.edges:
@@ -236,10 +408,11 @@ def to_tree(g: Graph) -> penman.Tree:
     placed: set[str] = set()
     used: set[int] = set()
 
-    def build(var: str) -> tuple:
+    def build(var: str):
+        # a generator: yields the variable of each child to lay out, receives its subtree
         placed.add(var)
         node = g.nodes[var]
-        branches: list[tuple] = [("/", node.label)] if node.label is not None else []
+        branches: list[tuple] = [("/", node.label)]
         for p in node.properties:
             branches.append((":" + p.key, _constant(p)))
         for e in out[var]:
@@ -249,24 +422,88 @@ def to_tree(g: Graph) -> penman.Tree:
             if e.target in placed:
                 branches.append((":" + e.label, e.target))
             else:
-                branches.append((":" + e.label, build(e.target)))
+                branches.append((":" + e.label, (yield e.target)))
         # nodes only reachable backwards: write the edge inverted
         for e in inc[var]:
             if id(e) in used or e.source in placed:
                 continue
             used.add(id(e))
-            branches.append((":" + _invert(e.label), build(e.source)))
+            branches.append((":" + _invert(e.label), (yield e.source)))
         return (var, branches)
 
     top = g.tops[0] if g.tops else next(iter(g.nodes))
-    root = build(top)
+    stack = [build(top)]
+    value = None
+    root = None
+    while stack:
+        try:
+            child = stack[-1].send(value)
+        except StopIteration as done:
+            stack.pop()
+            value = root = done.value
+            continue
+        stack.append(build(child))
+        value = None
     missing = [v for v in g.nodes if v not in placed]
     if missing:
-        raise ValueError(f"{g.where()}: nodes {missing[:5]} are not connected to the top")
+        raise InputError(f"nodes {missing[:5]} are not connected to the top", g.source_file,
+                         g.source_line, g.id)
     meta = dict(g.metadata)
     if g.id is not None and "id" not in meta and not g.extra.get("auto_id"):
         meta = {"id": g.id, **meta}
     return penman.Tree(root, metadata=meta)
+
+
+MAX_INDENT_DEPTH = 50
+"""Nodes nested deeper than this are indented as if at this depth, so that a long chain
+gives output linear in its length (the ``penman`` library's layout is quadratic)."""
+
+
+def format_tree(tree: penman.Tree, indent: int | None = 6) -> str:
+    """PENMAN text of a tree, as ``penman.format(tree, indent=indent)`` writes it
+    (``indent`` columns per level, or ``None`` for one line), without recursion.
+    Indentation stops growing below depth ``MAX_INDENT_DEPTH``."""
+    parts = ["# ::{}{}".format(key, " " + value if value else value) for key, value in tree.metadata.items()]
+    out: list[str] = []
+
+    # stack of (branches iterator, joiner); a node's text is written as its pieces come
+    def enter(node: tuple, depth: int) -> tuple | None:
+        var, branches = node
+        if not branches:
+            out.append(f"({var})")
+            return None
+        out.append(f"({var} ")
+        joiner = " " if indent is None else "\n" + " " * (indent * min(depth, MAX_INDENT_DEPTH))
+        return (iter(branches), joiner, depth)
+
+    frame = enter(tree.node, 1)
+    stack = [frame] if frame else []
+    first = True
+    while stack:
+        branches, joiner, depth = stack[-1]
+        for role, target in branches:
+            if not first:
+                out.append(joiner)
+            first = False
+            if role != "/" and not role.startswith(":"):
+                role = ":" + role
+            if not target:
+                out.append(role)
+            elif isinstance(target, tuple):
+                out.append(role + " ")
+                frame = enter(target, depth + 1)
+                if frame:
+                    stack.append(frame)
+                    first = True
+                    break
+            else:
+                out.append(f"{role} {target}")
+        else:
+            out.append(")")
+            stack.pop()
+            first = False
+    parts.append("".join(out))
+    return "\n".join(parts)
 
 
 def _invert(label: str) -> str:
@@ -276,7 +513,7 @@ def _invert(label: str) -> str:
 
 
 def dumps(graphs: Iterable[Graph], indent: int | None = 6) -> str:
-    return "\n\n".join(penman.format(to_tree(g), indent=indent) for g in graphs) + "\n"
+    return "\n\n".join(format_tree(to_tree(g), indent=indent) for g in graphs) + "\n"
 
 
 def write_penman(graphs: Iterable[Graph], path: str | os.PathLike) -> None:

@@ -185,6 +185,8 @@ def smatch_corpus(
     """
     if len(golds) != len(systems):
         raise InputError(f"gold has {len(golds)} graphs but system has {len(systems)}")
+    if not golds:
+        raise InputError("no pairs to score")
     with gc_paused():
         items = [(k, g.id, triples(g, keep), triples(s, keep)) for k, (g, s) in enumerate(zip(golds, systems))]
     pairs = score_items(items, config, _resolve_workers(workers, len(items)), progress)
@@ -228,6 +230,9 @@ def read_pairs(gold_path: str, system_path: str) -> tuple[list[Graph], list[Grap
 
 
 def _check_counts(n_gold: int, n_system: int, gold_path: str, system_path: str) -> None:
+    if n_gold == n_system == 0:
+        raise InputError(f"holds no graph, nor does the system file {system_path}: nothing to score",
+                         gold_path)
     if n_gold != n_system:
         raise InputError(
             f"holds {n_system} graphs but the gold file {gold_path} holds {n_gold}", system_path)
