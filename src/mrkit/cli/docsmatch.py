@@ -40,6 +40,8 @@ def run(args) -> int:
     if len(golds) != len(systems):
         raise InputError(f"holds {len(systems)} graphs but the gold file {args.gold} holds {len(golds)}",
                          args.system)
+    if not golds:
+        raise InputError("holds no graphs: nothing to score", args.gold)
     with progress_bar(len(golds), "docsmatch") as tick:
         result = docsmatch_graphs(golds, systems, engine_config(args), progress=tick)
     if args.json:

@@ -64,21 +64,38 @@ class DocPairScore(PairScore):
 
 
 def candidate_matrix(ga: Graph, gb: Graph, ta: Triples, tb: Triples) -> np.ndarray | None:
-    """The sentence-provenance candidate constraint, or None for sentence graphs."""
+    """The sentence-provenance candidate constraint, or None for sentence graphs.
+
+    A node may go to a node that shares one of its sentences; the document root only to
+    the document root; a node of unknown sentence (empty provenance) to any node but the
+    root.  Sentence numbers are renumbered densely, so a large number in the input costs
+    nothing."""
     if not (is_document(ga) and is_document(gb)):
         return None
     na, nb = len(ta.variables), len(tb.variables)
     ra, rb = ga.tops[0] if ga.tops else None, gb.tops[0] if gb.tops else None
-    n_s = 1 + max([max(n.provenance) for g in (ga, gb) for n in g.nodes.values() if n.provenance] or [0])
+    cols = {k: c for c, k in enumerate(sorted({k for g in (ga, gb) for n in g.nodes.values()
+                                                 for k in n.provenance}))}
+    n_s = len(cols)
     A = np.zeros((na, n_s + 1), dtype=np.float32)
     B = np.zeros((nb, n_s + 1), dtype=np.float32)
     for M, g, t, root in ((A, ga, ta, ra), (B, gb, tb, rb)):
         for i, v in enumerate(t.variables):
             if v == root:
                 M[i, n_s] = 1  # the root column: only root with root
+            elif g.nodes[v].provenance:
+                M[i, [cols[k] for k in g.nodes[v].provenance]] = 1
             else:
-                M[i, list(g.nodes[v].provenance)] = 1
-    return (A @ B.T) > 0
+                M[i, :n_s] = 1  # sentence unknown: any sentence
+    allowed = (A @ B.T) > 0
+    if n_s == 0:  # no node has a known sentence: no constraint but root with root
+        allowed[:, :] = True
+        ia = [i for i, v in enumerate(ta.variables) if v == ra]
+        ib = [j for j, v in enumerate(tb.variables) if v == rb]
+        allowed[ia, :] = False
+        allowed[:, ib] = False
+        allowed[np.ix_(ia, ib)] = True
+    return allowed
 
 
 def _coref_nodes(g: Graph, t: Triples) -> set[int]:
@@ -191,6 +208,8 @@ def docsmatch_graphs(golds: list[Graph], systems: list[Graph], config: AlignConf
 
     if len(golds) != len(systems):
         raise InputError(f"gold has {len(golds)} graphs but system has {len(systems)}")
+    if not golds:
+        raise InputError("no graphs to score")
     out = []
     for k, (g, s) in enumerate(zip(golds, systems)):
         out.append(docsmatch_pair(g, s, config, k))
