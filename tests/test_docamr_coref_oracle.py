@@ -46,6 +46,9 @@ DOC_SMATCH = {
     ('merge-all', 'nocoref'): {'named_entity': (0, 0, 0), 'bridging': (0, 1, 0), 'other': (0, 63, 0)},
     ('nocoref', 'docAMR'): {'named_entity': (0, 0, 0), 'bridging': (0, 0, 1), 'other': (0, 0, 67)},
     ('nocoref', 'merge-names'): {'named_entity': (0, 0, 0), 'bridging': (0, 0, 1), 'other': (0, 0, 50)},
+    ('nocoref', 'no-merge'): {'named_entity': (0, 0, 0), 'bridging': (0, 0, 1), 'other': (0, 0, 48)},
+    ('nocoref', 'merge-all'): {'named_entity': (0, 0, 0), 'bridging': (0, 0, 1), 'other': (0, 0, 63)},
+    ('nocoref', 'nocoref'): {'named_entity': (0, 0, 0), 'bridging': (0, 0, 0), 'other': (0, 0, 0)},
 }
 
 LPP = "lpp_1-19.{}.amr"
