@@ -76,7 +76,9 @@ def test_merge_names_against_docamr_cli():
     assert j["coref_parts"]["bridging"]["matched"] == 1 and j["coref_parts"]["other"]["gold"] == 67
     t = run_mrkit("docsmatch", str(d / LPP.format("docAMR")), str(d / LPP.format("merge-names")))
     assert "Coreference: P 0.6667  R 0.5000  F1 0.5714" in t.stdout
-    assert "  bridging: " in t.stdout and "  named entities: " in t.stdout and "  other: " in t.stdout
+    assert "  bridging: P 1.0000  R 1.0000  F1 1.0000  (1/1/1)" in t.stdout
+    assert "  named entities: none in either graph (0/0/0)" in t.stdout
+    assert "  other: P 0.6600  R 0.4925  F1 0.5641  (33/67/50)" in t.stdout
 
 
 def test_coref_same_with_and_without_provenance_line(tmp_path):

@@ -66,6 +66,9 @@ def run(args) -> int:
                                 ("other", "other")):
                 ps = result.coref_parts[part]
                 pd = ps.to_dict()
+                if ps.gold == ps.system == 0:
+                    lines.append(f"  {label}: none in either graph (0/0/0)")
+                    continue
                 lines.append(f"  {label}: P {pd['precision']:.{d}f}  R {pd['recall']:.{d}f}  "
                              f"F1 {pd['f1']:.{d}f}  ({ps.matched:g}/{ps.gold}/{ps.system})")
     n = len(result.pairs)
