@@ -13,7 +13,8 @@ them; the document root to the root), which keeps thousand-node documents tracta
 Sentence provenance is read from '# ::provenance' (written by 'mrkit docamr build') or
 inferred from the :sntN structure. Graphs that are not document graphs (e.g.
 multi-sentence AMRs) score exactly as with 'mrkit smatch'. Reports P/R/F1, the
-coreference and reentrancy subscores, and how many pairs are certified optimal.
+coreference subscore (as IBM's doc-smatch defines it, with its named-entity /
+bridging / other parts), the reentrancy subscore, and how many pairs are certified optimal.
 """
 
 
@@ -40,6 +41,8 @@ def run(args) -> int:
     if len(golds) != len(systems):
         raise InputError(f"holds {len(systems)} graphs but the gold file {args.gold} holds {len(golds)}",
                          args.system)
+    if not golds:
+        raise InputError("holds no graphs: nothing to score", args.gold)
     with progress_bar(len(golds), "docsmatch") as tick:
         result = docsmatch_graphs(golds, systems, engine_config(args), progress=tick)
     if args.json:
@@ -58,6 +61,16 @@ def run(args) -> int:
         dd = s.to_dict()
         lines.append(f"{name}: P {dd['precision']:.{d}f}  R {dd['recall']:.{d}f}  F1 {dd['f1']:.{d}f}"
                      f"  ({s.matched:g}/{s.gold}/{s.system} matched/gold/system)")
+        if name == "Coreference":
+            for part, label in (("named_entity", "named entities"), ("bridging", "bridging"),
+                                ("other", "other")):
+                ps = result.coref_parts[part]
+                pd = ps.to_dict()
+                if ps.gold == ps.system == 0:
+                    lines.append(f"  {label}: none in either graph (0/0/0)")
+                    continue
+                lines.append(f"  {label}: P {pd['precision']:.{d}f}  R {pd['recall']:.{d}f}  "
+                             f"F1 {pd['f1']:.{d}f}  ({ps.matched:g}/{ps.gold}/{ps.system})")
     n = len(result.pairs)
     lines.append(f"Certified optimal: {result.certified}/{n} pairs ({100 * result.certified / max(n, 1):.1f}%)")
     emit("\n".join(lines), args.output)

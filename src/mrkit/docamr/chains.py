@@ -159,6 +159,16 @@ def _parse_xml(path: str) -> _Elem:
     root = _Elem("#root", {}, 0)
     stack = [root]
 
+    def refuse(*_args):  # entity declarations: refused whatever the system's expat allows
+        raise InputError("XML entity declarations are not accepted", path, parser.CurrentLineNumber)
+
+    def doctype(name, system_id, public_id, has_internal_subset):
+        # MS-AMR files name an external DTD (<!DOCTYPE msamr SYSTEM "msamr.dtd">), which is
+        # never read; an internal subset (where declarations live) is refused
+        if has_internal_subset:
+            raise InputError("XML with an internal DTD subset (declarations) is not accepted", path,
+                             parser.CurrentLineNumber)
+
     def start(tag, attrib):
         e = _Elem(tag, dict(attrib), parser.CurrentLineNumber)
         stack[-1].children.append(e)
@@ -169,10 +179,19 @@ def _parse_xml(path: str) -> _Elem:
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    parser.StartDoctypeDeclHandler = doctype
+    parser.EntityDeclHandler = refuse
+    parser.UnparsedEntityDeclHandler = refuse
+    parser.ExternalEntityRefHandler = refuse
     try:
         parser.Parse(data, True)
     except expat.ExpatError as exc:
         raise InputError(f"malformed XML: {expat.ErrorString(exc.code)}", path, exc.lineno) from None
+    except (LookupError, ValueError, UnicodeError) as exc:  # unknown or wrong encoding
+        raise InputError(f"cannot decode the XML: {exc}", path, parser.CurrentLineNumber or 1) from None
+    except RecursionError:
+        raise InputError("XML nested too deeply", path, parser.CurrentLineNumber) from None
     return root
 
 
@@ -219,7 +238,15 @@ def _read_document(d: _Elem, graphs: dict[str, Graph], file: str) -> Document:
     if sent is None:
         raise InputError("<document> has no <sentences>", file, d.line)
     amrs = [a for a in sent.children if a.tag == "amr"]
-    ordered = sorted(enumerate(amrs), key=lambda t: (int(t[1].attrib.get("order") or t[0] + 1), t[0]))
+    def order(k: int, a: _Elem) -> int:
+        text = a.attrib.get("order")
+        if not text:
+            return k + 1
+        if not text.strip().isascii() or not text.strip().isdigit():
+            raise InputError(f"<amr> order {text!r} is not a whole number", file, a.line)
+        return int(text)
+
+    ordered = sorted(enumerate(amrs), key=lambda t: (order(*t), t[0]))
     position: dict[str, int] = {}
     sentences: list[Graph] = []
     for _, a in ordered:
@@ -289,16 +316,24 @@ def read_chain_json(path: str | os.PathLike, sentences: Sequence[Graph]) -> Docu
     """Read mrkit's chain JSON (see the module docstring) over the given sentence graphs."""
     file = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = Path(path).read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", file) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError("not valid UTF-8", file, raw[:exc.start].count(b"\n") + 1) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"malformed JSON: {exc.msg}", file, exc.lineno) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply", file) from None
     if not isinstance(data, dict) or not isinstance(data.get("chains", []), list):
         raise InputError("expected an object with a \"chains\" list", file, 1)
     names = data.get("sentences")
+    if names is not None and not isinstance(names, list):
+        raise InputError("\"sentences\" must be a list of sentence ids", file)
     if names is not None:
         have = [str(g.id) for g in sentences]
         if list(map(str, names)) != have:

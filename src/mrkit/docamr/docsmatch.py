@@ -12,11 +12,8 @@ Subscores, each a P/R/F1 over a subset of the triples of each graph; a triple is
 correct if it is matched under the Smatch alignment and belongs to the subset in both
 graphs:
 
-* coreference: nodes connected to several sentences (provenance of size >= 2) and
-  ``coref-entity`` / ``implicit-role`` nodes are coreferent; their incoming relation
-  triples count, plus ``:coref`` links and ``:subset`` / ``:part`` bridging triples that
-  touch a coreferent node or join two sentences, plus the instance triples of
-  ``coref-entity`` / ``implicit-role`` nodes (not those of merged nodes);
+* coreference, as the DocAMR paper (§4.3) defines it and IBM's doc-smatch computes it
+  (:func:`coref_triples`), with its named-entity / bridging / other parts;
 * reentrancy: the relation triples into nodes with two or more incoming relations.
 """
 
@@ -61,46 +58,96 @@ class DocPairScore(PairScore):
     coref: Subscore = field(default_factory=Subscore)
     reentrancy: Subscore = field(default_factory=Subscore)
     constrained: bool = False
+    coref_parts: dict[str, Subscore] = field(default_factory=lambda: {k: Subscore() for k in COREF_PARTS})
 
 
 def candidate_matrix(ga: Graph, gb: Graph, ta: Triples, tb: Triples) -> np.ndarray | None:
-    """The sentence-provenance candidate constraint, or None for sentence graphs."""
+    """The sentence-provenance candidate constraint, or None for sentence graphs.
+
+    A node may go to a node that shares one of its sentences; the document root only to
+    the document root; a node of unknown sentence (empty provenance) to any node but the
+    root.  Sentence numbers are renumbered densely, so a large number in the input costs
+    nothing."""
     if not (is_document(ga) and is_document(gb)):
         return None
     na, nb = len(ta.variables), len(tb.variables)
     ra, rb = ga.tops[0] if ga.tops else None, gb.tops[0] if gb.tops else None
-    n_s = 1 + max([max(n.provenance) for g in (ga, gb) for n in g.nodes.values() if n.provenance] or [0])
+    cols = {k: c for c, k in enumerate(sorted({k for g in (ga, gb) for n in g.nodes.values()
+                                                 for k in n.provenance}))}
+    n_s = len(cols)
     A = np.zeros((na, n_s + 1), dtype=np.float32)
     B = np.zeros((nb, n_s + 1), dtype=np.float32)
     for M, g, t, root in ((A, ga, ta, ra), (B, gb, tb, rb)):
         for i, v in enumerate(t.variables):
             if v == root:
                 M[i, n_s] = 1  # the root column: only root with root
+            elif g.nodes[v].provenance:
+                M[i, [cols[k] for k in g.nodes[v].provenance]] = 1
             else:
-                M[i, list(g.nodes[v].provenance)] = 1
-    return (A @ B.T) > 0
+                M[i, :n_s] = 1  # sentence unknown: any sentence
+    allowed = (A @ B.T) > 0
+    if n_s == 0:  # no node has a known sentence: no constraint but root with root
+        allowed[:, :] = True
+        ia = [i for i, v in enumerate(ta.variables) if v == ra]
+        ib = [j for j, v in enumerate(tb.variables) if v == rb]
+        allowed[ia, :] = False
+        allowed[:, ib] = False
+        allowed[np.ix_(ia, ib)] = True
+    return allowed
 
 
-def _coref_nodes(g: Graph, t: Triples) -> set[int]:
-    out = set()
-    for i, v in enumerate(t.variables):
-        n = g.nodes[v]
-        if len(n.provenance) >= 2 or (n.label or "").lower() in CHAIN_LABELS:
-            out.add(i)
-    return out
+COREF_PARTS = ("named_entity", "bridging", "other")
+"""The coreference subscore's breakdown, as doc-smatch reports it."""
 
 
-def coref_triples(g: Graph, t: Triples) -> set[tuple]:
-    nodes = _coref_nodes(g, t)
-    prov = [g.nodes[v].provenance for v in t.variables]
-    sel: set[tuple] = set()
-    for s, r, o in t.relations:
-        if o in nodes or r == "coref" or (r in BRIDGE_ROLES and (s in nodes or prov[s] != prov[o])):
-            sel.add(("rel", s, r, o))
+def coref_triples(g: Graph, t: Triples) -> dict[str, set[tuple]]:
+    """The coreference triples of a document graph by part (:data:`COREF_PARTS`), as the
+    DocAMR paper (§4.3) defines them and IBM's doc-smatch computes them:
+
+    * coreferent nodes: ``coref-entity`` / ``implicit-role`` nodes, and merged nodes: nodes
+      of several sentences with incoming edges (as written, ``:coref`` / ``:part`` /
+      ``:subset`` aside) from at least two parents of other sentence sets, not all the same;
+    * node triples: the instance triples of ``coref-entity`` / ``implicit-role`` nodes only
+      (not those of merged nodes); ``named_entity`` if the node has a ``:name``, else ``other``;
+    * edge triples: relations into a coreferent node (``:mod`` counts as the ``:domain``
+      it stands for, into its source) and ``:coref`` edges out of one; ``bridging`` for
+      ``:part`` / ``:subset``, ``other`` for the rest.  doc-smatch also names ``:part`` /
+      ``:subset`` edges between nodes of different sentence sets, but its sentence sets
+      spread across those very edges, so the two ends always agree and that clause never
+      adds an edge: a bridging edge counts when it goes into a coreferent node.
+
+    Only the nodes' own subtrees are not counted: a merged node's children stay ordinary.
+    """
+    from ..amr import normalize_relation
+
+    var = t.variables
+    index = {v: i for i, v in enumerate(var)}
+    top = g.tops[0] if g.tops else None
+    sents = [("root",) if v == top else g.nodes[v].provenance for v in var]
+    chain = {i for i, c in t.instances if c in CHAIN_LABELS}
+    parents: dict[int, list[int]] = {}
+    for e in g.edges:  # incoming edges as written
+        _, r, _ = normalize_relation(e.source, e.label, e.target)
+        if r in ("coref", "part", "subset") or e.source not in index or e.target not in index:
+            continue
+        parents.setdefault(index[e.target], []).append(index[e.source])
+    coref = set(chain)
+    for n, ps in parents.items():
+        if len(sents[n]) < 2 or len(ps) < 2 or sents[n] == ("root",):
+            continue
+        other = [p for p in ps if sents[p] != sents[n]]
+        if len(other) >= 2 and any(sents[p] != sents[other[0]] for p in other):
+            coref.add(n)
+    named = {s for s, r, _ in t.relations if r == "name"}
+    out: dict[str, set[tuple]] = {k: set() for k in COREF_PARTS}
     for i, c in t.instances:
-        if c in CHAIN_LABELS:
-            sel.add(("inst", i, c))
-    return sel
+        if i in chain:
+            out["named_entity" if i in named else "other"].add(("inst", i, c))
+    for s, r, o in t.relations:
+        into = s if r == "mod" else o
+        if into in coref or (s in coref and r == "coref"):
+            out["bridging" if r in BRIDGE_ROLES else "other"].add(("rel", s, r, o))
+    return out
 
 
 def reentrancy_triples(t: Triples) -> set[tuple]:
@@ -133,10 +180,14 @@ def docsmatch_pair(gold: Graph, system: Graph, config: AlignConfig = AlignConfig
     res = align_triples(ta, tb, config, allowed)
     m = res.mapping
     mapping = {ta.variables[i]: (tb.variables[j] if j >= 0 else None) for i, j in enumerate(m)}
-    coref = subscore(coref_triples(gold, ta), coref_triples(system, tb), m)
+    ca, cb = coref_triples(gold, ta), coref_triples(system, tb)
+    parts = {k: subscore(ca[k], cb[k], m) for k in COREF_PARTS}
+    coref = Subscore()
+    for k in COREF_PARTS:
+        coref.add(parts[k])
     reent = subscore(reentrancy_triples(ta), reentrancy_triples(tb), m)
     return DocPairScore(index, gold.id, res.score, len(ta), len(tb), res.certified, res.bound,
-                        res.method, mapping, coref, reent, allowed is not None)
+                        res.method, mapping, coref, reent, allowed is not None, parts)
 
 
 @dataclass
@@ -158,6 +209,14 @@ class DocSmatchResult:
         return self._sum("reentrancy")
 
     @property
+    def coref_parts(self) -> dict[str, Subscore]:
+        out = {k: Subscore() for k in COREF_PARTS}
+        for p in self.pairs:
+            for k in COREF_PARTS:
+                out[k].add(p.coref_parts[k])
+        return out
+
+    @property
     def overall(self) -> Subscore:
         return Subscore(sum(p.matched for p in self.pairs), sum(p.gold for p in self.pairs),
                         sum(p.system for p in self.pairs))
@@ -172,7 +231,9 @@ class DocSmatchResult:
 
     def to_dict(self, per_pair: bool = False) -> dict:
         d = {"pairs": len(self.pairs), "overall": self.overall.to_dict(),
-             "coref": self.coref.to_dict(), "reentrancy": self.reentrancy.to_dict(),
+             "coref": self.coref.to_dict(),
+             "coref_parts": {k: v.to_dict() for k, v in self.coref_parts.items()},
+             "reentrancy": self.reentrancy.to_dict(),
              "certified": self.certified,
              "f1_upper_bound": prf(sum(p.bound for p in self.pairs), self.overall.gold,
                                    self.overall.system)[2]}
@@ -180,7 +241,9 @@ class DocSmatchResult:
             d["per_pair"] = [{"index": p.index, "id": p.id, "matched": p.matched, "gold": p.gold,
                               "system": p.system, "f1": p.f1, "certified": p.certified,
                               "method": p.method, "bound": p.bound, "constrained": p.constrained,
-                              "coref": p.coref.to_dict(), "reentrancy": p.reentrancy.to_dict()}
+                              "coref": p.coref.to_dict(),
+                              "coref_parts": {k: v.to_dict() for k, v in p.coref_parts.items()},
+                              "reentrancy": p.reentrancy.to_dict()}
                              for p in self.pairs]
         return d
 
@@ -191,6 +254,8 @@ def docsmatch_graphs(golds: list[Graph], systems: list[Graph], config: AlignConf
 
     if len(golds) != len(systems):
         raise InputError(f"gold has {len(golds)} graphs but system has {len(systems)}")
+    if not golds:
+        raise InputError("no graphs to score")
     out = []
     for k, (g, s) in enumerate(zip(golds, systems)):
         out.append(docsmatch_pair(g, s, config, k))

@@ -64,25 +64,42 @@ def token_alignments(g: Graph, tree: penman.Tree | None = None) -> dict[str, set
     out: dict[str, set[int]] = {v: set() for v in g.nodes}
     for v, n in g.nodes.items():
         out[v].update(n.extra.get("alignment") or ())
-    for line in g.extra.get("node_lines", ()):
+    # Only the first and last token of a range matter (spans are min..max), so a range is
+    # kept as its two ends: nothing is allocated in proportion to a number in the input.
+    ntok = len(_tokens(g))
+    for lineno, line in g.extra.get("node_lines", ()):
         parts = line.split("\t")
-        if len(parts) >= 3 and parts[0] in out and re.fullmatch(r"\d+-\d+", parts[-1]):
+        if len(parts) >= 3 and parts[0] in out and re.fullmatch(r"[0-9]+-[0-9]+", parts[-1]):
             s, e = map(int, parts[-1].split("-"))
-            out[parts[0]].update(range(s, e))
+            if e < s or (ntok and e > ntok):
+                raise InputError(f"# ::node span {parts[-1]} is not within the sentence's {ntok} tokens",
+                                 g.source_file, lineno, g.id)
+            if e > s:
+                out[parts[0]].update((s, e - 1))
     spec = g.metadata.get("alignments")
     if spec and tree is not None:
         jamr = "|" in spec
         paths = _tree_paths(tree, one_based=not jamr)
         for item in spec.split():
-            if jamr:
-                span, _, ps = item.partition("|")
-                s, _, e = span.partition("-")
-                toks = range(int(s), int(e))
-                targets = ps.split("+")
-            else:
-                tok, _, p = item.partition("-")
-                toks = [int(tok)]
-                targets = [p.removesuffix(".r")]
+            try:
+                if jamr:
+                    span, _, ps = item.partition("|")
+                    s, _, e = span.partition("-")
+                    s_, e_ = int(s), int(e)
+                    if e_ < s_ or s_ < 0:
+                        raise ValueError
+                    toks = (s_, e_ - 1) if e_ > s_ else ()
+                    targets = ps.split("+")
+                else:
+                    tok, _, p = item.partition("-")
+                    toks = [int(tok)]
+                    if toks[0] < 0:
+                        raise ValueError
+                    targets = [p.removesuffix(".r")]
+            except ValueError:
+                raise InputError(f"# ::alignments item {item!r} is not "
+                                 f"{'start-end|path' if jamr else 'token-path'}",
+                                 g.source_file, g.source_line, g.id) from None
             for p in targets:
                 var = paths.get(p)
                 if var is not None:
@@ -143,15 +160,30 @@ def read_aligned_amr(path: str | os.PathLike) -> list[tuple[Graph, penman.Tree]]
     from ..codecs.penman import iter_penman
 
     graphs = list(iter_penman(path))
-    text = Path(path).read_text(encoding="utf-8")
-    blocks = [b for b in re.split(r"\n\s*\n", text) if b.strip()
-              and not all(ln.lstrip().startswith("#") for ln in b.splitlines() if ln.strip())]
-    trees = [penman.parse(b) for b in blocks]
+    text = Path(path).read_text(encoding="utf-8")  # iter_penman has checked the encoding
+    blocks: list[tuple[int, str]] = []  # (first line number, text) of each blank-line block
+    start, cur = 1, []
+    for no, ln in enumerate(text.split("\n"), 1):
+        if ln.strip():
+            if not cur:
+                start = no
+            cur.append(ln)
+        elif cur:
+            blocks.append((start, "\n".join(cur)))
+            cur = []
+    if cur:
+        blocks.append((start, "\n".join(cur)))
+    blocks = [(no, b) for no, b in blocks
+              if not all(ln.lstrip().startswith("#") for ln in b.splitlines() if ln.strip())]
+    try:
+        trees = [penman.parse(b) for _, b in blocks]
+    except Exception:  # the codec read the file; a block it reads differently gets no paths
+        trees = []
     if len(trees) != len(graphs):  # several graphs in one block: no path alignments then
         trees = [None] * len(graphs)
-    for g, b in zip(graphs, blocks if len(blocks) == len(graphs) else [""] * len(graphs)):
-        g.extra["node_lines"] = [ln.split("::node", 1)[1].strip("\n").lstrip("\t ").rstrip()
-                                 for ln in b.splitlines() if ln.startswith("# ::node")]
+    for g, (no, b) in zip(graphs, blocks if len(blocks) == len(graphs) else [(0, "")] * len(graphs)):
+        g.extra["node_lines"] = [(no + k, ln.split("::node", 1)[1].strip("\n").lstrip("\t ").rstrip())
+                                 for k, ln in enumerate(b.splitlines()) if ln.startswith("# ::node")]
     return list(zip(graphs, trees))
 
 
@@ -162,7 +194,7 @@ def _tokens(g: Graph) -> list[str]:
 
 def project_clusters(sentences: Sequence[Graph], clusters: Sequence[Sequence[Sequence[int]]],
                      sentence_tokens: Sequence[int], trees: Sequence | None = None,
-                     file: str | None = None) -> list[Chain]:
+                     file: str | None = None, line: int | None = None) -> list[Chain]:
     """Project document-level token-span clusters onto sentence nodes (see module doc)."""
     offsets = [0]
     for n in sentence_tokens:
@@ -172,18 +204,22 @@ def project_clusters(sentences: Sequence[Graph], clusters: Sequence[Sequence[Seq
         tree = trees[k] if trees else None
         info.append(node_spans(g, token_alignments(g, tree)))
     chains = []
+    if not isinstance(clusters, list):
+        raise InputError(f"\"clusters\" must be a list of clusters, not {type(clusters).__name__}", file, line)
     for c, cluster in enumerate(clusters):
         mentions: list[Mention] = []
         seen: set[int] = set()
+        if not isinstance(cluster, list):
+            raise InputError(f"cluster {c} is not a list of [start, end] spans", file, line)
         for span in cluster:
-            try:
-                start, end = int(span[0]), int(span[1])
-            except (TypeError, ValueError, IndexError):
-                raise InputError(f"cluster {c}: span {span!r} is not [start, end]", file) from None
+            if not (isinstance(span, list) and len(span) == 2
+                    and all(isinstance(x, int) and not isinstance(x, bool) for x in span)):
+                raise InputError(f"cluster {c}: span {span!r} is not [start, end]", file, line)
+            start, end = span
             k = next((i for i in range(len(sentences)) if offsets[i] <= start < offsets[i + 1]), None)
             if k is None or end >= offsets[k + 1] or end < start:
                 raise InputError(f"cluster {c}: span {span!r} is outside the document's tokens "
-                                 "or crosses a sentence boundary", file)
+                                 "or crosses a sentence boundary", file, line)
             if k in seen:
                 continue
             spans, depth = info[k]
@@ -207,18 +243,25 @@ def read_pipeline(amr_path: str | os.PathLike, clusters_path: str | os.PathLike,
     pairs = read_aligned_amr(amr_path)
     file = str(clusters_path)
     try:
-        lines = [ln for ln in Path(clusters_path).read_text(encoding="utf-8").splitlines() if ln.strip()]
+        raw = Path(clusters_path).read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", file) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError("not valid UTF-8", file, raw[:exc.start].count(b"\n") + 1) from None
+    lines = [(no, ln) for no, ln in enumerate(text.splitlines(), 1) if ln.strip()]
     docs = []
     pos = 0
-    for lineno, ln in enumerate(lines, 1):
+    for lineno, ln in lines:
         try:
             obj = json.loads(ln)
             clusters = obj["clusters"]
-        except (json.JSONDecodeError, KeyError, TypeError):
+        except (json.JSONDecodeError, KeyError, TypeError, RecursionError):
             raise InputError("expected a JSON object with \"clusters\"", file, lineno) from None
         sents = obj.get("sentences")
+        if sents is not None and not (isinstance(sents, list) and all(isinstance(x, list) for x in sents)):
+            raise InputError("\"sentences\" must be a list of token lists", file, lineno)
         count = len(sents) if sents is not None else len(pairs) - pos
         part = pairs[pos:pos + count]
         if len(part) < count:
@@ -226,7 +269,7 @@ def read_pipeline(amr_path: str | os.PathLike, clusters_path: str | os.PathLike,
         pos += count
         graphs = [g for g, _ in part]
         lengths = [len(s) for s in sents] if sents is not None else [len(_tokens(g)) for g in graphs]
-        chains = project_clusters(graphs, clusters, lengths, [t for _, t in part], file)
+        chains = project_clusters(graphs, clusters, lengths, [t for _, t in part], file, lineno)
         doc = Document(str(obj.get("doc_key") or doc_id or graphs[0].id if graphs else "document"),
                        graphs, chains, source_file=file)
         check_document(doc)

@@ -11,7 +11,10 @@ Graphs without that line (written by other tools) get provenance inferred from t
 structure when their top is a ``document`` node with ``:sntN`` edges: a node belongs to
 sentence N when it is reachable from the ``:sntN`` child by edges as written, without
 passing through the document root, ``coref-entity`` / ``implicit-role`` nodes or
-``:coref`` edges; nodes left over (chain nodes) take the union of their neighbours.
+``:coref`` edges; nodes left over take the sentences of the reached nodes next to them
+(chain nodes: the union of their neighbours); a node whose sentence cannot be determined
+keeps empty provenance and may align to any node.  A repeated or malformed ``:sntN`` is
+an error.
 Any other graph is not a document graph: its nodes have empty provenance, and
 :func:`is_document` is false (``multi-sentence`` graphs stay sentence graphs).
 """
@@ -39,14 +42,26 @@ def with_provenance(g: Graph) -> Graph:
 
 
 def sentence_roots(g: Graph) -> dict[int, str] | None:
-    """0-based sentence index -> root variable when ``g`` is a document graph."""
+    """0-based sentence index -> root variable when ``g`` is a document graph.
+
+    A ``:sntN`` role of the document root must have N >= 1 and name each sentence once:
+    a repeated or malformed one (``:snt1`` twice, ``:snt0``, ``:sntX``) is an error,
+    since the sentence constraint would otherwise score a different problem."""
     if not g.tops or (g.nodes[g.tops[0]].label or "").lower() != "document":
         return None
-    roots = {}
+    roots: dict[int, str] = {}
     for e in g.edges:
+        if e.source != g.tops[0] or not e.label.lower().startswith("snt"):
+            continue
         m = _SNT.match(e.label)
-        if e.source == g.tops[0] and m:
-            roots[int(m.group(1)) - 1] = e.target
+        if not m or not m.group(1).isascii() or int(m.group(1)) < 1:
+            raise InputError(f"document role :{e.label} is not :sntN with N >= 1",
+                             g.source_file, g.source_line, g.id)
+        k = int(m.group(1)) - 1
+        if k in roots:
+            raise InputError(f"document has :snt{k + 1} more than once",
+                             g.source_file, g.source_line, g.id)
+        roots[k] = e.target
     return roots or None
 
 
@@ -55,24 +70,33 @@ def is_document(g: Graph) -> bool:
 
 
 def read_provenance(g: Graph) -> None:
-    """Fill ``Node.provenance`` from the metadata line, else infer it (see module doc)."""
+    """Fill ``Node.provenance`` from the metadata line, else infer it (see module doc).
+
+    A node left with empty provenance (not listed on the line; not reachable in the
+    structure) has no known sentence: the sentence constraint lets it align to any node
+    except the document root (:func:`mrkit.docamr.docsmatch.candidate_matrix`)."""
     text = g.metadata.get("provenance")
     if text is not None:
+        sentence_roots(g)  # a repeated or malformed :sntN is an error here too
         for item in text.split():
             var, _, nums = item.partition("=")
             if var not in g.nodes:
                 raise InputError(f"::provenance names variable {var!r}, which the graph does not have",
                                  g.source_file, g.source_line, g.id)
-            try:
-                g.nodes[var].provenance = frozenset(int(x) - 1 for x in nums.split(","))
-            except ValueError:
-                raise InputError(f"::provenance item {item!r} is not var=N,N,...",
-                                 g.source_file, g.source_line, g.id) from None
+            ks = nums.split(",")
+            if not all(k.isascii() and k.isdigit() and int(k) >= 1 for k in ks):
+                raise InputError(f"::provenance item {item!r} is not var=N,N,... (N >= 1)",
+                                 g.source_file, g.source_line, g.id)
+            g.nodes[var].provenance = frozenset(int(x) - 1 for x in ks)
         return
     roots = sentence_roots(g)
     if roots is None:
         return
     top = g.tops[0]
+
+    def chain(v: str) -> bool:
+        return (g.nodes[v].label or "").lower() in CHAIN_LABELS
+
     out: dict[str, list[str]] = {v: [] for v in g.nodes}
     nbrs: dict[str, set[str]] = {v: set() for v in g.nodes}
     for e in g.edges:
@@ -86,15 +110,38 @@ def read_provenance(g: Graph) -> None:
         while stack:
             v = stack.pop()
             prov[v].add(k)
-            if (g.nodes[v].label or "") in CHAIN_LABELS:
+            if chain(v):
                 continue
             for w in out[v]:
                 if w not in seen and w != top:
                     seen.add(w)
                     stack.append(w)
+    # Nodes not reached (written below a chain node, or not connected as written): each
+    # connected group of them, chain nodes and the root left out, takes the sentences of
+    # the reached non-chain nodes next to it; a group next to none keeps empty provenance
+    # (any sentence).
+    done: set[str] = {v for v in g.nodes if prov[v]}
+    for v0 in g.nodes:
+        if v0 in done or v0 == top or chain(v0):
+            continue
+        group, stack, border = [], [v0], set()
+        done.add(v0)
+        while stack:
+            v = stack.pop()
+            group.append(v)
+            for w in nbrs[v]:
+                if w == top or chain(w):
+                    continue
+                if prov[w]:
+                    border |= prov[w]
+                elif w not in done:
+                    done.add(w)
+                    stack.append(w)
+        for v in group:
+            prov[v] = set(border)
     for v in g.nodes:  # chain nodes: the union of their neighbours
-        if v != top and (g.nodes[v].label or "") in CHAIN_LABELS:
-            prov[v] = set().union(*(prov[w] for w in nbrs[v] if w != top and (g.nodes[w].label or "") not in CHAIN_LABELS))
+        if v != top and chain(v):
+            prov[v] = set().union(*(prov[w] for w in nbrs[v] if w != top and not chain(w)))
     for v, n in g.nodes.items():
         n.provenance = frozenset(prov[v]) if v != top else frozenset()
 
@@ -126,12 +173,12 @@ def document_tree(g: Graph):
     for e in g.edges:
         out[e.source].append(e)
         inc[e.target].append(e)
-    placed: set[str] = set()
+    placed: dict[str, None] = {}  # insertion-ordered: the layout must not depend on hashing
     used: set[int] = set()
     branches_of: dict[str, list] = {}
 
     def build(v: str, strict: bool) -> tuple:
-        placed.add(v)
+        placed[v] = None
         n = g.nodes[v]
         br: list = [("/", n.label)] if n.label is not None else []
         br += [(":" + p.key, _constant(p)) for p in n.properties]
