@@ -1,0 +1,88 @@
+"""SDP (DM, PSD) and UCCA framework metrics against mtool, after its anchor normalization (issue 12, item 5)."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from conftest import shared_path
+from mrkit.codecs.mrp import loads_mrp, read_mrp
+from mrkit.graph import Anchor
+from mrkit.metrics.mrp import pair_graphs
+from mrkit.metrics.mrp_frameworks import framework_scores
+from mrkit.metrics.mrp_tuples import normal_spans
+from mrp_perturb import pad_anchors
+
+
+def read(path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return read_mrp(path)
+
+
+def test_normal_spans_by_hand():
+    text = "He said: \"yes.\"  Then"
+    # united (touching spans merge), then trimmed of punctuation and whitespace
+    assert normal_spans(text, [Anchor(8, 10), Anchor(10, 15)]) == ((10, 13),)
+    # separated by a space after a non-space character: not united (mtool tests text[last:i])
+    assert normal_spans(text, [Anchor(0, 2), Anchor(3, 7)]) == ((0, 2), (3, 7))
+    # ... but united when the first span already ends in whitespace
+    assert normal_spans(text, [Anchor(0, 3), Anchor(3, 7)]) == ((0, 7),)
+    assert normal_spans(text, [Anchor(14, 17), Anchor(17, 21)]) == ((17, 21),)
+    # a punctuation token keeps an empty span at its position; empty spans vanish
+    assert normal_spans(text, [Anchor(7, 8)]) == ((8, 8),)
+    assert normal_spans(text, [Anchor(5, 5)]) == ()
+    # without a text: united, not trimmed, computed over spans (10^12 costs nothing)
+    assert normal_spans(None, [Anchor(0, 10**12), Anchor(5, 2 * 10**12)]) == ((0, 2 * 10**12),)
+
+
+def _scores(fw, gold, system):
+    rep = framework_scores(pair_graphs(read(gold), read(system))[0])[fw]
+    return {k: (v["g"], v["s"], v["c"], v["exact"]) for k, v in rep.items() if isinstance(v, dict)}
+
+
+# System files: tests/mrp_perturb.pad_anchors(wsj-sample/FW/wsj.mrp, FW.pad.mrp, seed=0) (anchors
+# widened over a neighbouring space or punctuation mark, a few edge labels changed).  Reference:
+# cfmrp/mtool@4cee3a2 with numpy 1.23.5,
+#   python main.py --read mrp --score sdp --framework dm --gold wsj-sample/dm/wsj.mrp dm.pad.mrp
+#   python main.py --read mrp --score sdp --framework psd --gold wsj-sample/psd/wsj.mrp psd.pad.mrp
+#   python main.py --read mrp --score ucca --framework ucca --gold wsj-sample/ucca/wsj.mrp ucca.pad.mrp
+# (g, s, c, exact); exact = mtool's "m" x 89 graphs (SDP).  mrkit 71c858b gave DM labeled
+# c = 787, PSD 674, UCCA primary gold 2676 (untrimmed identities).
+MTOOL_PAD = {
+    "dm": {"labeled": (1566, 1566, 1483, 32), "unlabeled": (1566, 1566, 1566, 89)},
+    "psd": {"labeled": (1354, 1354, 1282, 41), "unlabeled": (1354, 1354, 1344, 84)},
+    "ucca": {"labeled primary": (2648, 2651, 2465), "labeled remote": (134, 134, 121),
+             "unlabeled primary": (2600, 2600, 2558), "unlabeled remote": (134, 134, 132)},
+}
+
+
+@pytest.mark.parametrize("fw", sorted(MTOOL_PAD))
+def test_framework_metric_equals_mtool_on_padded_anchors(fw, tmp_path):
+    gold = shared_path("mrp", "wsj-sample", fw, "wsj.mrp")
+    system = tmp_path / f"{fw}.pad.mrp"
+    pad_anchors(gold, system, seed=0)
+    mine = _scores(fw, gold, system)
+    for k, ref in MTOOL_PAD[fw].items():
+        assert mine[k][:len(ref)] == ref, k
+
+
+def test_ucca_gold_counts_equal_mtool():
+    # mtool --score ucca, gold against itself: labeled primary g = 2648 (punctuation units
+    # share the empty yield); 71c858b counted 2676
+    gold = shared_path("mrp", "wsj-sample", "ucca", "wsj.mrp")
+    mine = _scores("ucca", gold, gold)
+    assert mine["labeled primary"][:3] == (2648, 2648, 2648)
+    assert mine["unlabeled primary"][:3] == (2600, 2600, 2600)
+
+
+def test_ucca_yields_without_recursion_on_a_long_chain():
+    n = 5000
+    nodes = ",".join(f'{{"id": {i}}}' for i in range(n)) + f',{{"id": {n}, "anchors": [{{"from": 0, "to": 1}}]}}'
+    edges = ",".join(f'{{"source": {i}, "target": {i + 1}, "label": "A"}}' for i in range(n))
+    g = loads_mrp(f'{{"id": "1", "framework": "ucca", "input": "x", "tops": [0], "nodes": [{nodes}], '
+                  f'"edges": [{edges}]}}\n')
+    rep = framework_scores(pair_graphs(g, g)[0])["ucca"]
+    # every unit yields "x": all n edges collapse into one (yield, yield, label) tuple
+    assert rep["labeled primary"]["g"] == 1 and rep["labeled primary"]["f"] == 1.0
