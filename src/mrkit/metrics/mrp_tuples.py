@@ -66,16 +66,17 @@ def explode(text: str | None, anchors: list[Anchor]) -> frozenset[int]:
 
     Falls back to the untrimmed positions when trimming leaves nothing, and to the start
     position of a zero-length span, so that an anchored node never gets an empty set.
+    Without a text: the set of united ``(from, to)`` spans instead of positions.
     """
+    if text is None:
+        # no text to index: the united spans themselves (equal exactly when the position
+        # sets are), never one entry per character: an anchor of 10^12 costs nothing
+        spans = normal_spans(None, anchors)
+        return frozenset(spans or ((max(a.start, 0), max(a.start, 0)) for a in anchors))
     trimmed: set[int] = set()
     raw: set[int] = set()
     for a in anchors:
-        start, end = a.start, a.end
-        if text is None:
-            trimmed.update(range(start, end))
-            raw.update(range(start, end))
-            continue
-        start, end = max(start, 0), min(end, len(text))
+        start, end = max(a.start, 0), min(a.end, len(text))
         raw.update(k for k in range(start, end) if text[k] not in SPACE)
         while start < end and text[start] in PUNCTUATION:
             start += 1
