@@ -133,3 +133,37 @@ def test_anchor_and_id_edge_values():
         exercise(json.dumps(h) + "\n")
         h.pop("input")
         exercise(json.dumps(h) + "\n")
+
+
+@pytest.mark.parametrize("fmt,parts", [("sdp", ("dm", "wsj.sdp")), ("sdp", ("psd", "wsj.sdp")),
+                                       ("eds", ("eds", "wsj.eds")), ("ucca", ("ucca", "xml", "wsj_0001.1.xml"))])
+def test_native_readers_under_truncation_and_byte_edits(fmt, parts, tmp_path):
+    from mrkit.convert import read_graphs
+
+    data = shared_path("mrp", "wsj-sample", *parts).read_bytes()
+    if fmt != "ucca":
+        data = b"\n\n".join(data.split(b"\n\n")[:3]) + b"\n"
+    rnd = random.Random(3)
+    path = tmp_path / ("m.xml" if fmt == "ucca" else f"m.{fmt}")
+    read = 0
+    for k in range(80):
+        b = bytearray(data)
+        if k % 3 == 0:
+            b = b[: rnd.randrange(len(b))]
+        else:
+            for _ in range(rnd.randint(1, 4)):
+                b[rnd.randrange(len(b))] = rnd.choice(b'\t\n #:<>/"=0123456789._-{}[]()x\xff')
+        path.write_bytes(bytes(b))
+        try:
+            graphs = read_graphs(str(path), fmt)
+        except InputError:
+            continue
+        read += 1
+        res = mrp_score(graphs, graphs)
+        assert res.totals()["all"].f == 1.0
+        for out in ("mrp", "sdp", "eds", "amr"):
+            try:
+                dumps_graphs(graphs, out)
+            except MrkitError:
+                pass
+    assert read > 0  # some mutations stay readable: the scoring path is exercised too
