@@ -3,9 +3,10 @@
 Nodes are identified by their anchors (the token they stand for) after mtool's anchor
 normalization (:func:`~mrkit.metrics.mrp_tuples.normal_spans`: spans united, then trimmed of
 punctuation and whitespace), as mtool's ``score/sdp.py`` sees them after ``--score``
-normalizes the graphs; a node without anchors has the empty identity, as there.  Every top
-node adds a virtual edge from a root.  Reported: labeled and unlabeled precision, recall, F1 and the
-number of graphs matched exactly, as the SDP 2015 scorer and mtool's ``--score sdp``.
+normalizes the graphs; a node without anchors has the empty identity, as there.  Every
+top node adds a virtual edge from a root.  Reported: labeled and unlabeled precision,
+recall, F1 and the number of graphs matched exactly, as the SDP 2015 scorer and mtool's
+``--score sdp``.
 """
 
 from __future__ import annotations

@@ -4,9 +4,9 @@ The yield of a unit is the set of character positions of its own anchors and of 
 unit below it along primary (non-remote) edges, after mtool's anchor normalization
 (:func:`~mrkit.metrics.mrp_tuples.normal_spans`), trimmed of punctuation, without
 whitespace; a punctuation-only unit has the empty yield, as in mtool's ``score/ucca.py``
-(without an input text: the sorted normalized spans).  An edge is the tuple (yield of parent, yield of child, category); remote
-edges carry the attribute ``remote`` true.  As in the UCCA evaluation and mtool's
-``--score ucca``.
+(without an input text: the sorted normalized spans).  An edge is the tuple (yield of
+parent, yield of child, category); remote edges carry the attribute ``remote`` true.  As
+in the UCCA evaluation and mtool's ``--score ucca``.
 """
 
 from __future__ import annotations
