@@ -130,3 +130,22 @@ def test_smatch_on_mrp_amr_corpus_against_mtool_bound(tmp_path):
     rep = framework_scores(pair_graphs(read(gold), read(system))[0])["amr"]
     assert rep["gold_triples"] == 3056 and rep["certified"] == rep["pairs"] == 87
     assert rep["matched"] >= 2695
+
+
+# mtool@4cee3a2: python main.py --read mrp --score ucca --framework ucca
+#   --gold score-fixtures/ucca/NAME.gold.mrp score-fixtures/ucca/NAME.tupa.mrp
+# (same under PYTHONHASHSEED 0 and 1); (g, s, c) of labeled primary, labeled remote,
+# unlabeled primary, unlabeled remote
+MTOOL_TUPA = {
+    "small": [(3, 3, 2), (0, 0, 0), (3, 3, 3), (0, 0, 0)],
+    "test": [(46, 15, 6), (5, 0, 0), (45, 14, 9), (5, 0, 0)],
+    "anchors": [(6, 6, 6), (0, 0, 0), (6, 6, 6), (0, 0, 0)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(MTOOL_TUPA))
+def test_ucca_tupa_fixtures_equal_mtool(name):
+    gold = shared_path("mrp", "score-fixtures", "ucca", f"{name}.gold.mrp")
+    mine = _scores("ucca", gold, shared_path("mrp", "score-fixtures", "ucca", f"{name}.tupa.mrp"))
+    keys = ("labeled primary", "labeled remote", "unlabeled primary", "unlabeled remote")
+    assert [mine[k][:3] for k in keys] == MTOOL_TUPA[name]
