@@ -63,9 +63,12 @@ def test_table_report_and_output_file(files, tmp_path, capsys):
 
 
 def test_mrp_only_and_framework_filter(files, capsys):
-    assert main(["mrp", *files, "--json", "--mrp-only", "--framework", "dm"]) == 0
+    assert main(["mrp", *files, "--json", "--mrp-only", "--framework", "eds"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["overall"]["n"] == 0 and "framework_metrics" not in d
+    assert d["overall"]["n"] == 2 and "framework_metrics" not in d
+    # no gold graph of the framework: nothing scored is an error (issue 12, item 8)
+    assert main(["mrp", *files, "--json", "--mrp-only", "--framework", "dm"]) == 2
+    assert "nothing to compare" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("bad,message", [

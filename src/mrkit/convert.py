@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import MrkitError
+from .errors import InputError, MrkitError
 from .graph import Graph
 
 READ_FORMATS = ("mrp", "amr", "sdp", "eds", "ucca")
@@ -68,8 +68,13 @@ def dumps_graphs(graphs: list[Graph], fmt: str) -> str:
 
         wrong = [g for g in graphs if g.framework not in (None, "amr")]
         if wrong:
-            raise MrkitError(f"graph {wrong[0].id} is {wrong[0].framework}, not AMR: cannot write PENMAN")
-        return dumps([mrp_to_penman(g) for g in graphs])
+            g = wrong[0]
+            raise InputError(f"{g.framework} graph, not AMR: cannot write PENMAN", g.source_file,
+                             g.source_line, g.id)
+        try:
+            return dumps([mrp_to_penman(g) for g in graphs])
+        except ValueError as exc:  # an empty or disconnected graph: the writer names it
+            raise MrkitError(str(exc)) from None
     if fmt == "sdp":
         from .codecs.sdp import dumps_sdp
 

@@ -208,6 +208,8 @@ class _Checker:
                 continue
             item = f"node {n.get('id')}"
             anchors = n.get("anchors") or []
+            if not isinstance(anchors, list):
+                continue  # reported by the anchor rule
             if len(anchors) != 1:
                 self.add(item, "sdp-anchor", f"bi-lexical node needs exactly one anchor, has {len(anchors)}")
             elif text is not None and isinstance(anchors[0], dict):
@@ -229,7 +231,7 @@ class _Checker:
         for n in nodes:
             if isinstance(n, dict):
                 anchors = n.get("anchors") or []
-                if len(anchors) != 1:
+                if isinstance(anchors, list) and len(anchors) != 1:
                     self.add(f"node {n.get('id')}", "eds-anchor", f"needs exactly one anchor, has {len(anchors)}")
 
     def _ucca(self, nodes: list, edges: list, tops: list, ids: set[int]) -> None:
@@ -246,14 +248,16 @@ class _Checker:
                 self.add(item, "ucca-category", f"unknown UCCA category {label!r}")
             names = e.get("attributes", e.get("properties")) or []
             values = e.get("values") or []
+            if not isinstance(names, list) or not isinstance(values, list):
+                continue  # reported by the general attributes rule
             remote = False
             for k, v in zip(names, values):
                 if k == "remote":
                     if not isinstance(v, bool):
                         self.add(item, "ucca-remote", f"remote must be true or false, is {v!r}")
                     remote = v is True or str(v).lower() == "true"
-            if not remote and e.get("target") in primary:
-                primary[e["target"]].add(e.get("source"))
+            if not remote and _is_int(e.get("target")) and e["target"] in primary and _is_int(e.get("source")):
+                primary[e["target"]].add(e["source"])
         roots = sorted(i for i, c in primary.items() if not c)
         for i, c in sorted(primary.items()):
             if len(c) > 1:
@@ -280,12 +284,14 @@ class _Checker:
             label, normal = e.get("label"), e.get("normal")
             if isinstance(label, str) and label and not _ROLE.match(label):
                 self.add(item, "amr-role", f"malformed role {label!r}")
-            if normal is not None and isinstance(label, str):
+            if normal is not None and not isinstance(normal, str):
+                self.add(item, "amr-normal", f"normal {normal!r} is not a string")
+            elif normal is not None and isinstance(label, str):
                 expected = {normal_of(label), label + "-of", label[:-3] if label.endswith("-of") else None}
                 if normal not in expected:
                     self.add(item, "amr-normal", f"normal {normal!r} is not the inverse of {label!r}")
             s, t = e.get("source"), e.get("target")
-            if s in adj and t in adj:
+            if _is_int(s) and _is_int(t) and s in adj and t in adj:
                 adj[s].add(t)
                 adj[t].add(s)
         if tops and _is_int(tops[0]) and tops[0] in adj:
@@ -304,7 +310,13 @@ def validate_graph(obj: Any, file: str = "<input>", line: int = 0) -> list[Findi
     """Findings for one decoded MRP graph."""
     if not isinstance(obj, dict):
         return [Finding(file, line, None, "graph", "json", f"line is a JSON {type(obj).__name__}, not an object")]
-    return _Checker(file, line, obj).run()
+    checker = _Checker(file, line, obj)
+    try:
+        return checker.run()
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError) as exc:
+        # a shape no rule foresaw: report it (tests assert that the known shapes never get here)
+        checker.add("graph", "json", f"graph of an unexpected shape, not checked further ({type(exc).__name__})")
+        return checker.out
 
 
 def validate_mrp(source: str | os.PathLike | IO[str], name: str | None = None) -> Iterator[Finding]:
@@ -316,7 +328,8 @@ def validate_mrp(source: str | os.PathLike | IO[str], name: str | None = None) -
     for line, obj, label in iter_mrp_json(source, name):
         yield from validate_graph(obj, label, line)
         if isinstance(obj, dict) and obj.get("id") is not None:
-            key = (obj.get("framework"), str(obj.get("id")))
+            fw = obj.get("framework")
+            key = (fw if isinstance(fw, str) else f"<{type(fw).__name__}>", str(obj.get("id")))
             if key in seen:
                 yield Finding(label, line, key[1], "graph", "id",
                               f"duplicate graph id (first on line {seen[key]})")

@@ -26,7 +26,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("gold", help="gold MRP file")
     p.add_argument("system", help="system MRP file")
     p.add_argument("--framework", action="append", metavar="NAME",
-                   help="only score gold graphs of this framework (repeatable)")
+                   help="only score gold graphs of this framework (repeatable; case-insensitive)")
     p.add_argument("--per-graph", action="store_true", help="also report every graph")
     p.add_argument("--mrp-only", action="store_true", help="skip the framework-specific metrics")
     add_output_options(p)
@@ -35,24 +35,31 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from ..metrics.mrp import mrp_score, pair_graphs, read_mrp_pairs
+    from ..errors import InputError
+    from ..metrics.mrp import check_frameworks, mrp_score, pair_graphs, read_mrp_pairs, select_frameworks
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         golds, systems = read_mrp_pairs(args.gold, args.system)
     for w in caught:  # e.g. the deprecated edge key "properties": one line each
         print(f"mrkit: warning: {w.message}", file=sys.stderr)
+    frameworks = None
+    if args.framework:
+        frameworks = check_frameworks(args.framework, golds, args.gold)
+    pairs = pair_graphs(golds, systems)[0]
+    if frameworks is not None:
+        pairs = select_frameworks(pairs, frameworks)
+    if not pairs:
+        what = f" of framework {', '.join(frameworks)}" if frameworks else ""
+        raise InputError(f"no gold graph{what} to score: nothing to compare", args.gold)
     config = engine_config(args)
-    with progress_bar(len(golds), "mrp") as tick:
+    with progress_bar(len(pairs), "mrp") as tick:
         result = mrp_score(golds, systems, config, workers=args.workers, progress=tick,
-                           frameworks=args.framework)
+                           frameworks=frameworks)
     extra = {}
     if not args.mrp_only:
         from ..metrics.mrp_frameworks import framework_scores
 
-        pairs = pair_graphs(golds, systems)[0]
-        if args.framework:
-            pairs = [(g, s) for g, s in pairs if g.framework in set(args.framework)]
         extra = framework_scores(pairs, config, workers=args.workers)
     if args.json:
         d = {"gold": args.gold, "system": args.system, **result.to_dict(per_graph=args.per_graph)}

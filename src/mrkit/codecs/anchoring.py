@@ -53,6 +53,32 @@ class Anchorer:
                          self.file, None, self.graph)
 
 
+def open_lines(source, name: str | None = None):
+    """``(label, lines)`` of a path (decoded line by line, so that a byte that is not UTF-8
+    is an :class:`InputError` naming its line) or of an open text file."""
+    import os
+
+    if isinstance(source, (str, os.PathLike)):
+        label = name or str(source)
+        try:
+            fh = open(source, "rb")
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc.strerror}", label) from None
+        return label, _decoded(fh, label)
+    return name or getattr(source, "name", "<input>"), source
+
+
+def _decoded(fh, label: str):
+    with fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start + 1} of the line)",
+                                 label, lineno) from None
+            yield line[:-2] + "\n" if line.endswith("\r\n") else line  # as text mode reads it
+
+
 def read_text_map(path: str) -> dict[str, str]:
     """An ``id<TAB>sentence`` file (as ``wsj.txt`` of the MRP sample) as a dict."""
     out: dict[str, str] = {}

@@ -23,6 +23,7 @@ from typing import IO, Iterable, Iterator
 
 from ..errors import InputError
 from ..graph import Anchor, Graph, Property
+from .anchoring import open_lines
 
 _PRED = re.compile(
     r'^\s*\|?\s*(?P<handle>[^\s:]+)\s*:\s*(?P<label>[^<(\[{\s]+)'
@@ -109,17 +110,10 @@ def _graph(start: int, gid: str | None, top: str | None, body: list[tuple[int, s
 def iter_eds(source: str | os.PathLike | IO[str], texts: dict[str, str] | None = None,
              name: str | None = None) -> Iterator[Graph]:
     """Stream the graphs of a native EDS file."""
-    if isinstance(source, (str, os.PathLike)):
-        label = name or str(source)
-        try:
-            fh = open(source, encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"cannot read: {exc.strerror}", label) from None
-    else:
-        fh, label = source, name or getattr(source, "name", "<input>")
-    with fh:
-        for start, gid, top, body in _items(fh, label):
-            yield _graph(start, gid, top, body, label, texts)
+    label, fh = open_lines(source, name)
+    # lines decoded one by one: a byte that is not UTF-8 names its line
+    for start, gid, top, body in _items(fh, label):
+        yield _graph(start, gid, top, body, label, texts)
 
 
 def _handle(node, used: set[str]) -> str:

@@ -124,7 +124,10 @@ def _node(raw: Any, where: _Where) -> Node:
         node.label = value_string(node.label)
         node.extra.setdefault(PRIVATE, {})["label"] = raw["label"]
     node.properties = _pairs(raw, "properties", "values", where, what)
-    node.anchors = [_anchor(a, where, what) for a in raw.get("anchors") or []]
+    anchors = raw.get("anchors") or []
+    if not isinstance(anchors, list):
+        raise where.error(f"{what}: 'anchors' must be a list")
+    node.anchors = [_anchor(a, where, what) for a in anchors]
     for key, value in raw.items():
         if key not in NODE_KEYS:
             node.extra[key] = value
@@ -144,13 +147,18 @@ def _edge(raw: Any, g: Graph, where: _Where, warned: list[bool]) -> Edge:
         value = raw.get(end)
         if value is None or isinstance(value, bool):
             raise where.error(f"edge without {end}: {json.dumps(raw, ensure_ascii=False)[:80]}")
+        if not isinstance(value, (int, str)):
+            raise where.error(f"edge {end} {json.dumps(value, ensure_ascii=False)[:40]} is not a node id")
         key = str(value)
         if key not in g.nodes:
             raise where.error(f"edge {raw.get('source')} -> {raw.get('target')}: "
                               f"{end} {value} is not a node")
         ends.append(key)
     label = raw.get("label")
-    edge = Edge(ends[0], ends[1], "" if label is None else value_string(label), normal=raw.get("normal"))
+    normal = raw.get("normal")
+    if normal is not None and not isinstance(normal, str):
+        raise where.error(f"edge {ends[0]} -> {ends[1]}: 'normal' is not a string")
+    edge = Edge(ends[0], ends[1], "" if label is None else value_string(label), normal=normal)
     what = f"edge {ends[0]} -> {ends[1]}"
     names_key = "attributes"
     if "attributes" not in raw and "properties" in raw:
@@ -187,7 +195,12 @@ def graph_from_json(obj: Any, file: str | None = None, line: int | None = None,
     if not isinstance(obj, dict):
         raise where.error(f"not a JSON object but {type(obj).__name__}")
     rid = obj.get("id")
+    if isinstance(rid, (dict, list)):
+        raise where.error(f"graph id {json.dumps(rid, ensure_ascii=False)[:40]} is not a string or number")
     where.graph = None if rid is None else str(rid)
+    for key in ("framework", "input"):
+        if obj.get(key) is not None and not isinstance(obj[key], str):
+            raise where.error(f"{key!r} is not a string but {json.dumps(obj[key], ensure_ascii=False)[:40]}")
     g = Graph(id=where.graph, framework=obj.get("framework"), text=obj.get("input"),
               source_file=file, source_line=line)
     for key, value in obj.items():
@@ -219,7 +232,7 @@ def graph_from_json(obj: Any, file: str | None = None, line: int | None = None,
         g.edges.append(_edge(raw, g, where, warned))
     for top in tops:
         key = str(top)
-        if isinstance(top, bool) or key not in g.nodes:
+        if isinstance(top, bool) or not isinstance(top, (int, str)) or key not in g.nodes:
             raise where.error(f"top {json.dumps(top)} is not a node")
         g.tops.append(key)
     priv = _private(obj, GRAPH_KEYS)
@@ -254,6 +267,7 @@ def iter_mrp_json(source: str | os.PathLike | IO[str], name: str | None = None
 
 def _json_lines(lines: Iterable[str], label: str) -> Iterator[tuple[int, Any, str]]:
     decoder = json.JSONDecoder()
+    lineno = 0
     try:
         for lineno, line in enumerate(lines, 1):
             text = line.strip()
@@ -267,9 +281,13 @@ def _json_lines(lines: Iterable[str], label: str) -> Iterator[tuple[int, Any, st
                 m = _ID.search(text)
                 raise InputError(f"not a JSON line: {exc.msg} (column {exc.colno})", label, lineno,
                                  m.group(1) if m else None) from None
+            except RecursionError:
+                m = _ID.search(text)
+                raise InputError("JSON nested too deeply to read", label, lineno,
+                                 m.group(1) if m else None) from None
             yield lineno, obj, label
     except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text ({exc.reason})", label) from None
+        raise InputError(f"not UTF-8 text ({exc.reason})", label, lineno + 1) from None
 
 
 def iter_mrp(source: str | os.PathLike | IO[str], name: str | None = None) -> Iterator[Graph]:
@@ -277,7 +295,10 @@ def iter_mrp(source: str | os.PathLike | IO[str], name: str | None = None) -> It
     seen: set[tuple[str | None, str | None]] = set()
     warned = [False]
     for lineno, obj, label in iter_mrp_json(source, name):
-        g = graph_from_json(obj, label, lineno, warned)
+        try:
+            g = graph_from_json(obj, label, lineno, warned)
+        except RecursionError:  # a deeply nested property value
+            raise InputError("JSON nested too deeply", label, lineno) from None
         key = (g.framework, g.id)
         if key in seen:
             what = f"{g.framework} graph" if g.framework else "graph"

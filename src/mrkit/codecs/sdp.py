@@ -19,7 +19,7 @@ from typing import IO, Iterable, Iterator
 
 from ..errors import InputError
 from ..graph import Anchor, Graph, Property
-from .anchoring import Anchorer
+from .anchoring import Anchorer, open_lines
 
 PSD_HINTS = ("-arg", "RSTR", "CONJ.member", "APPS.member", "PAT", "ACT")
 
@@ -102,20 +102,13 @@ def _block_graph(start: int, rows: list[str], label: str, framework: str | None,
 def iter_sdp(source: str | os.PathLike | IO[str], framework: str | None = None,
              texts: dict[str, str] | None = None, name: str | None = None) -> Iterator[Graph]:
     """Stream the graphs of an SDP 2015 file."""
-    if isinstance(source, (str, os.PathLike)):
-        label = name or str(source)
-        try:
-            fh = open(source, encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"cannot read: {exc.strerror}", label) from None
-    else:
-        fh, label = source, name or getattr(source, "name", "<input>")
-    with fh:
-        for start, rows in _blocks(fh):
-            g = _block_graph(start, rows, label, framework, texts)
-            if g.framework is None:
-                g.framework = _guess_framework(label, {e.label for e in g.edges})
-            yield g
+    label, fh = open_lines(source, name)
+    # lines decoded one by one: a byte that is not UTF-8 names its line
+    for start, rows in _blocks(fh):
+        g = _block_graph(start, rows, label, framework, texts)
+        if g.framework is None:
+            g.framework = _guess_framework(label, {e.label for e in g.edges})
+        yield g
 
 
 _PIECE = re.compile(r"\w+(?:[-'.]\w+)*\.?|[^\w\s]+")
@@ -154,10 +147,14 @@ def dumps_sdp(graphs: Iterable[Graph]) -> str:
     blocks = ["#SDP 2015"]
     for g in graphs:
         text = g.text or ""
+        for k, n in g.nodes.items():
+            if not n.anchors:
+                raise InputError(f"node {k} has no anchor: every node needs one to be written as SDP",
+                                 g.source_file, g.source_line, g.id)
+            if not k.lstrip("-").isdigit() or int(k) < 0:
+                raise InputError(f"node id {k!r} is not a token number: cannot write SDP",
+                                 g.source_file, g.source_line, g.id)
         toks = _tokens(g)
-        if any(n.anchors == [] for n in g.nodes.values()):
-            raise InputError("every node needs an anchor to be written as SDP", g.source_file,
-                             g.source_line, g.id)
         preds = sorted({e.source for e in g.edges},
                        key=lambda n: g.nodes[n].anchors[0].start)
         col = {p: k for k, p in enumerate(preds)}

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import xml.etree.ElementTree as ET
+from xml.parsers import expat
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -36,13 +37,54 @@ def _tags(edge: ET.Element) -> list[str]:
     return cats or [edge.get("type", "")]
 
 
+class _Declaration(Exception):
+    """A DTD or entity declaration in an XML file (refused)."""
+
+
+def _refuse(*_args) -> None:
+    raise _Declaration
+
+
+def parse_xml(path: str | os.PathLike, label: str) -> ET.Element:
+    """The root element of an XML file.  A document type or entity declaration is refused
+    by expat's own handlers before anything is expanded, whatever the system's expat
+    defends against by itself; unreadable or malformed files are :class:`InputError`."""
+    parser = expat.ParserCreate()
+    builder = ET.TreeBuilder()
+    parser.buffer_text = True
+    parser.StartElementHandler = builder.start
+    parser.EndElementHandler = builder.end
+    parser.CharacterDataHandler = builder.data
+    parser.StartDoctypeDeclHandler = _refuse
+    parser.EntityDeclHandler = _refuse
+    try:
+        with open(path, "rb") as fh:
+            while chunk := fh.read(1 << 16):
+                parser.Parse(chunk, False)
+        parser.Parse(b"", True)
+        return builder.close()
+    except _Declaration:
+        raise InputError("XML with a document type or entity declaration is refused", label,
+                         parser.CurrentLineNumber) from None
+    except expat.ExpatError as exc:
+        raise InputError(f"cannot read UCCA XML: {expat.ErrorString(exc.code)}", label, exc.lineno) from None
+    except (OSError, ValueError, LookupError) as exc:  # unreadable; unknown or bad encoding
+        raise InputError(f"cannot read UCCA XML: {exc}", label) from None
+
+
+def _terminal_position(nid: str | None, label: str) -> int:
+    """Token position of a terminal id ``0.N``."""
+    parts = (nid or "").split(".")
+    if len(parts) != 2 or not parts[1].isdigit() or not parts[1].isascii():
+        what = "a terminal without ID" if nid is None else f"terminal ID {nid!r} is not of the form 0.N"
+        raise InputError(f"malformed UCCA XML: {what}", label)
+    return int(parts[1])
+
+
 def read_ucca_xml(path: str | os.PathLike, texts: dict[str, str] | None = None) -> Graph:
     """Convert one UCCA XML passage."""
     label = str(path)
-    try:
-        root = ET.parse(path).getroot()
-    except (OSError, ET.ParseError) as exc:
-        raise InputError(f"cannot read UCCA XML: {exc}", label) from None
+    root = parse_xml(path, label)
     pid = root.get("passageID", Path(path).stem)
     gid = convert_id(pid)
     terminals: dict[str, tuple[int, str]] = {}
@@ -53,7 +95,9 @@ def read_ucca_xml(path: str | os.PathLike, texts: dict[str, str] | None = None) 
             a = dict(attrs.attrib) if attrs is not None else {}
             nid = node.get("ID")
             if layer.get("layerID") == "0":
-                terminals[nid] = (int(nid.split(".")[1]), a.get("text", ""))
+                terminals[nid] = (_terminal_position(nid, label), a.get("text", ""))
+            elif nid is None:
+                raise InputError("malformed UCCA XML: a unit without ID", label)
             else:
                 edges = []
                 for e in node.findall("edge"):
@@ -92,20 +136,25 @@ def read_ucca_xml(path: str | os.PathLike, texts: dict[str, str] | None = None) 
     memo: dict[str, tuple[int, int]] = {}
 
     def span(u: str) -> tuple[int, int]:
-        if u in memo:
-            return memo[u]
-        memo[u] = (-1, -1)
-        lo, hi = None, None
-        for c in children.get(u, []):
-            if c in terminals:
-                s = e = terminals[c][0]
-            else:
-                s, e = span(c)
+        """First and last token below ``u`` (an explicit stack: nesting depth is data)."""
+        stack = [(u, False)]
+        while stack:
+            v, done = stack.pop()
+            if not done:
+                if v in memo:
+                    continue
+                memo[v] = (-1, -1)  # a cycle contributes nothing
+                stack.append((v, True))
+                stack.extend((c, False) for c in children.get(v, []) if c not in terminals and c not in memo)
+                continue
+            lo, hi = None, None
+            for c in children.get(v, []):
+                s, e = (terminals[c][0],) * 2 if c in terminals else memo.get(c, (-1, -1))
                 if s < 0:
                     continue
-            lo = s if lo is None else min(lo, s)
-            hi = e if hi is None else max(hi, e)
-        memo[u] = (lo, hi) if lo is not None else (-1, -1)
+                lo = s if lo is None else min(lo, s)
+                hi = e if hi is None else max(hi, e)
+            memo[v] = (lo, hi) if lo is not None else (-1, -1)
         return memo[u]
 
     rest = [u for u, _, _ in units if u not in implicit and u not in to_node]
@@ -145,4 +194,6 @@ def ucca_paths(source: str | os.PathLike) -> list[Path]:
         names = [ln.strip() for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason})", str(path)) from None
     return [path.parent / n for n in names]

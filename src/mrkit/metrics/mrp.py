@@ -84,6 +84,7 @@ class GraphScore:
     missing: bool = False
     """No system graph with this (framework, id): scored as empty."""
     seconds: float = 0.0
+    """Wall-clock time of the pair (never part of a report)."""
     mapping: dict[str, str | None] = field(default_factory=dict, repr=False)
 
     @property
@@ -99,8 +100,8 @@ class GraphScore:
         d = {"framework": self.framework, "id": self.id}
         d.update({k: v.to_dict() for k, v in self.counts.items()})
         d[ALL] = self.all.to_dict()
-        d.update(certified=self.certified, bound=self.bound, method=self.method,
-                 missing=self.missing, seconds=round(self.seconds, 4))
+        # no wall-clock seconds: a report is the same bytes on every run (issue 12, item 15)
+        d.update(certified=self.certified, bound=self.bound, method=self.method, missing=self.missing)
         return d
 
 
@@ -163,7 +164,8 @@ def candidate_pairs(a: MRPTuples, b: MRPTuples) -> np.ndarray | None:
     if all(x is None for x in a.anchors) and all(x is None for x in b.anchors):
         return None
     sa, sb = _spans(a), _spans(b)
-    positions = sorted(set().union(*sa, *sb))
+    # positions, or (from, to) spans of graphs without a text (never expanded per character)
+    positions = sorted(set().union(*sa, *sb), key=lambda p: (isinstance(p, tuple), p))
     col = {p: k for k, p in enumerate(positions)}
     A = np.zeros((a.n, len(positions)), dtype=np.float32)
     B = np.zeros((b.n, len(positions)), dtype=np.float32)
@@ -271,11 +273,34 @@ def mrp_score(
     """
     pairs, extra = pair_graphs(golds, systems)
     if frameworks is not None:
-        keep = set(frameworks)
-        pairs = [(g, s) for g, s in pairs if g.framework in keep]
+        pairs = select_frameworks(pairs, frameworks)
     items = [(g, s, config) for g, s in pairs]
     results = map_pairs(score_graph, items, workers=workers, progress=progress, min_parallel=8)
     return MRPResult(results, extra)
+
+
+KNOWN_FRAMEWORKS = ("amr", "ccd", "dm", "drg", "eds", "pas", "psd", "ptg", "ucca")
+"""The MRP frameworks (CoNLL 2019/2020 and the SDP ones); ``--framework`` also accepts any
+framework that occurs in the gold file."""
+
+
+def check_frameworks(names: Iterable[str], golds: Sequence[Graph], file: str | None = None) -> list[str]:
+    """``--framework`` names lower-cased; an unknown one is an :class:`InputError` listing the known ones."""
+    present = {(g.framework or "").lower() for g in golds}
+    out = []
+    for name in names:
+        key = name.lower()
+        if key not in KNOWN_FRAMEWORKS and key not in present:
+            known = ", ".join(sorted(set(KNOWN_FRAMEWORKS) | (present - {""})))
+            raise InputError(f"unknown framework {name!r} (known: {known})", file)
+        out.append(key)
+    return out
+
+
+def select_frameworks(pairs: list, frameworks: Iterable[str]) -> list:
+    """The pairs whose gold graph has one of these frameworks (compared case-insensitively)."""
+    keep = {f.lower() for f in frameworks}
+    return [(g, s) for g, s in pairs if (g.framework or "").lower() in keep]
 
 
 def read_mrp_pairs(gold_path: str, system_path: str) -> tuple[list[Graph], list[Graph]]:

@@ -3,7 +3,10 @@
 * DM, PSD (and any other bi-lexical, flavor-0 framework): SDP labeled/unlabeled scores;
 * EDS: EDM;
 * UCCA: primary/remote x labeled/unlabeled edges over yields;
-* AMR: Smatch, through :mod:`mrkit.metrics.smatch` (certified alignments).
+* AMR: Smatch, through :mod:`mrkit.metrics.smatch` (certified alignments), on the
+  graphs' edges as the MRP metric reads them: an edge with a ``normal`` label is turned
+  around and gets that label (``mod`` with ``normal`` ``domain`` counts as ``domain`` in the
+  other direction, ``consist-of`` with ``normal`` ``consist`` as ``consist``).
 
 Gold and system graphs are paired as for the MRP metric; a missing system graph is empty.
 """
@@ -13,7 +16,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..align import AlignConfig
-from ..graph import Graph
+from ..graph import Edge, Graph
 from .edm import edm_score
 from .mrp_tuples import flavor
 from .sdp import sdp_score
@@ -32,6 +35,15 @@ def metric_for(graph: Graph) -> str | None:
     if flavor(graph) == 0:
         return "sdp"
     return None
+
+
+def with_normal_edges(g: Graph) -> Graph:
+    """A shallow copy of ``g`` whose edges with a ``normal`` label are turned to it."""
+    if not any(e.normal for e in g.edges):
+        return g
+    edges = [Edge(e.target, e.source, str(e.normal)) if e.normal else e for e in g.edges]
+    return Graph(id=g.id, nodes=g.nodes, edges=edges, tops=g.tops, text=g.text, framework=g.framework,
+                 source_file=g.source_file, source_line=g.source_line)
 
 
 def framework_scores(pairs: Sequence[tuple[Graph, Graph | None]], config: AlignConfig = AlignConfig(),
@@ -53,7 +65,8 @@ def framework_scores(pairs: Sequence[tuple[Graph, Graph | None]], config: AlignC
         if name == "smatch":
             from .smatch import smatch_corpus
 
-            res = smatch_corpus([g for g, _ in items], [s for _, s in items], config, workers=workers)
+            res = smatch_corpus([with_normal_edges(g) for g, _ in items],
+                                [with_normal_edges(s) for _, s in items], config, workers=workers)
             out[fw] = {"metric": "smatch", **res.to_dict()}
         else:
             fn = {"sdp": sdp_score, "edm": edm_score, "ucca": ucca_score}[name]

@@ -66,16 +66,17 @@ def explode(text: str | None, anchors: list[Anchor]) -> frozenset[int]:
 
     Falls back to the untrimmed positions when trimming leaves nothing, and to the start
     position of a zero-length span, so that an anchored node never gets an empty set.
+    Without a text: the set of united ``(from, to)`` spans instead of positions.
     """
+    if text is None:
+        # no text to index: the united spans themselves (equal exactly when the position
+        # sets are), never one entry per character: an anchor of 10^12 costs nothing
+        spans = normal_spans(None, anchors)
+        return frozenset(spans or ((max(a.start, 0), max(a.start, 0)) for a in anchors))
     trimmed: set[int] = set()
     raw: set[int] = set()
     for a in anchors:
-        start, end = a.start, a.end
-        if text is None:
-            trimmed.update(range(start, end))
-            raw.update(range(start, end))
-            continue
-        start, end = max(start, 0), min(end, len(text))
+        start, end = max(a.start, 0), min(a.end, len(text))
         raw.update(k for k in range(start, end) if text[k] not in SPACE)
         while start < end and text[start] in PUNCTUATION:
             start += 1
@@ -87,6 +88,58 @@ def explode(text: str | None, anchors: list[Anchor]) -> frozenset[int]:
     if raw:
         return frozenset(raw)
     return frozenset(max(a.start, 0) for a in anchors)
+
+
+def normal_spans(text: str | None, anchors: list[Anchor]) -> tuple[tuple[int, int], ...]:
+    """A node's anchors after mtool's ``anchors`` normalization, as sorted ``(from, to)`` spans.
+
+    As ``Node.normalize`` of mtool's ``graph.py``: the spans are united (spans that overlap
+    or touch merge, and so do two spans separated only by whitespace when the last character
+    of the first is itself whitespace: mtool's test ``input[last:i]`` includes that
+    character); empty spans vanish; with a text, every span is then clamped to the text and
+    trimmed of :data:`PUNCTUATION` at both ends, which may leave an empty span ``(i, i)``
+    (a punctuation token keeps its position).  Computed over spans, never per character, so
+    an anchor of 10^12 on a graph without text costs nothing.
+    """
+    merged: list[list[int]] = []
+    for start, end in sorted((a.start, a.end) for a in anchors if a.end > a.start):
+        if merged:
+            last = merged[-1]
+            if start <= last[1] or (text is not None and _all_space(text, last[1] - 1, start)):
+                last[1] = max(last[1], end)
+                continue
+        merged.append([start, end])
+    if not text:  # mtool trims only against a non-empty input
+        return tuple((s, e) for s, e in merged)
+    out = []
+    for s, e in merged:
+        i, j = max(s, 0), min(e, len(text))
+        while i < j and text[i] in PUNCTUATION:
+            i += 1
+        while j > i and text[j - 1] in PUNCTUATION:
+            j -= 1
+        out.append((i, j))
+    return tuple(out)
+
+
+def _all_space(text: str, last: int, i: int) -> bool:
+    """``all(c in SPACE for c in text[last:i])`` with Python's slice rules, as mtool tests it."""
+    return all(c in SPACE for c in text[last:i])
+
+
+def span_positions(text: str, spans) -> frozenset[int]:
+    """Non-whitespace character positions of spans within ``text``, each span trimmed of
+    :data:`PUNCTUATION` (mtool's ``score.core.explode``); may be empty."""
+    out: set[int] = set()
+    n = len(text)
+    for start, end in spans:
+        start, end = max(start, 0), min(end, n)
+        while start < end and text[start] in PUNCTUATION:
+            start += 1
+        while end > start and text[end - 1] in PUNCTUATION:
+            end -= 1
+        out.update(k for k in range(start, end) if text[k] not in SPACE)
+    return frozenset(out)
 
 
 def normal_edge(framework: str | None, source: str, target: str, label: str | None,

@@ -1,8 +1,12 @@
 """SDP scores of bi-lexical graphs (DM, PSD): labeled and unlabeled dependencies.
 
-Nodes are identified by their anchors (the token they stand for); every top node adds a
-virtual edge from a root.  Reported: labeled and unlabeled precision, recall, F1 and the
-number of graphs matched exactly, as the SDP 2015 scorer and mtool's ``--score sdp``.
+Nodes are identified by their anchors (the token they stand for) after mtool's anchor
+normalization (:func:`~mrkit.metrics.mrp_tuples.normal_spans`: spans united, then trimmed of
+punctuation and whitespace), as mtool's ``score/sdp.py`` sees them after ``--score``
+normalizes the graphs; a node without anchors has the empty identity, as there.  Every
+top node adds a virtual edge from a root.  Reported: labeled and unlabeled precision,
+recall, F1 and the number of graphs matched exactly, as the SDP 2015 scorer and mtool's
+``--score sdp``.
 """
 
 from __future__ import annotations
@@ -11,22 +15,20 @@ from typing import Iterable
 
 from ..graph import Graph, Node
 from .counts import SetScores, TupleSets
-from .mrp_tuples import normal_edge
+from .mrp_tuples import normal_edge, normal_spans
 
 ROOT = ("root",)
 
 
-def token(node: Node) -> tuple:
-    """A node's identity: its anchor spans (its node id when it has none)."""
-    if node.anchors:
-        return tuple(sorted((a.start, a.end) for a in node.anchors))
-    return ("node", node.id)
+def token(node: Node, text: str | None = None) -> tuple:
+    """A node's identity: its normalized anchor spans (``()`` when it has none)."""
+    return normal_spans(text, node.anchors)
 
 
 def sdp_sets(gold: Graph, system: Graph) -> TupleSets:
     out: TupleSets = {}
     for side, g in enumerate((gold, system)):
-        ident = {k: token(n) for k, n in g.nodes.items()}
+        ident = {k: token(n, g.text) for k, n in g.nodes.items()}
         labeled, unlabeled = set(), set()
         for e in g.edges:
             s, t, lab = normal_edge(g.framework, e.source, e.target, e.label, e.normal)
