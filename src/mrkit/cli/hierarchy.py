@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+import warnings
 
 from .common import emit, to_json
 
@@ -38,8 +40,12 @@ def run(args) -> int:
     from ..coref.scico import read_scico
     from .coref import format_table
 
-    result = score_topics(read_scico(args.gold), read_scico(args.system),
-                          keep_singletons=args.keep_singletons, system_file=args.system)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        gold, system = read_scico(args.gold), read_scico(args.system)
+    for message in dict.fromkeys(str(w.message) for w in caught):  # once each, in order
+        print(f"mrkit: warning: {message}", file=sys.stderr)
+    result = score_topics(gold, system, keep_singletons=args.keep_singletons, system_file=args.system)
     if args.json:
         emit(to_json({"gold": args.gold, "system": args.system, **result.to_dict(per_topic=args.per_topic)}),
              args.output)
