@@ -57,6 +57,7 @@ def run(args) -> int:
     rows += [(f"coref {m}", r, p, f) for m, r, p, f in result.coref.table_rows()]
     lines = [f"{len(result.topics)} topics; macro F1: hierarchy {100 * result.macro_f1('hierarchy'):.{args.digits}f}, "
              f"50% {100 * result.macro_f1('hierarchy50'):.{args.digits}f}"]
-    lines += format_table(rows, args.digits)
+    marks = {f"coref {m}": cols for m, cols in result.coref.table_marks().items()}
+    lines += format_table(rows, args.digits, marks=marks)
     emit("\n".join(lines), args.output)
     return 0
