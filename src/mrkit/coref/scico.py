@@ -48,7 +48,7 @@ def read_scico(path: str | os.PathLike) -> list[Topic]:
     Errors (one line naming file, line and topic): a line that is not an object, a
     ``tokens`` value that is not a list of token lists, a mention that is not four
     integers ``[paragraph, start, end, cluster]`` (cluster: integer or string) inside the
-    topic's paragraphs and tokens, a relation that is not ``[parent, child]``, and
+    topic's paragraphs and tokens, a mention listed twice, a relation that is not ``[parent, child]``, and
     relations that form a cycle.  A relation naming a cluster that has no mentions is
     kept (SciCo's own code counts it) with a :class:`UserWarning` naming it.
     """
@@ -73,6 +73,7 @@ def read_scico(path: str | os.PathLike) -> list[Topic]:
         if not isinstance(relations, list):
             raise bad(f"'relations' must be a list, not {show(relations)}")
         topic = Topic(tid, {}, [], name, lineno)
+        seen: dict = {}
         for m in mentions:
             if not (isinstance(m, list) and len(m) == 4 and all(map(is_int, m[:3])) and _cluster_id(m[3])):
                 raise bad(f"a mention must be [paragraph, start, end, cluster] with integer offsets: {show(m)}")
@@ -82,7 +83,12 @@ def read_scico(path: str | os.PathLike) -> list[Topic]:
             if not 0 <= start <= end < len(tokens[para]):
                 raise bad(f"mention {show(m)}: tokens {start}..{end} are not inside paragraph {para} "
                           f"({len(tokens[para])} tokens)")
-            topic.clusters.setdefault(cluster, []).append((para, start, end))
+            mention = (para, start, end)
+            if mention in seen:
+                raise bad(f"mention {show(list(mention))} is listed twice (clusters {show(seen[mention])} "
+                          f"and {show(cluster)})")
+            seen[mention] = cluster
+            topic.clusters.setdefault(cluster, []).append(mention)
         for r in relations:
             if not (isinstance(r, list) and len(r) == 2 and all(map(_cluster_id, r))):
                 raise bad(f"a relation must be [parent, child] cluster ids: {show(r)}")
