@@ -213,3 +213,27 @@ def test_cycle_in_a_topic_built_in_code_is_an_input_error():
     t = Topic("t", {1: [(0, 0, 0)], 2: [(0, 1, 1)]}, [(1, 2), (2, 1)])
     with pytest.raises(InputError, match="cycle"):
         hierarchy_counts(t, t)
+
+
+def test_undefined_hierarchy_and_coref_scores(tmp_path, capsys):
+    """No relations: the hierarchy scores are 0/0 (shown 0, SciCo's value); one-mention
+    clusters only, with singletons removed (SciCo's default): every coreference metric is
+    0/0.  The path ratio is defined (each mention is connected to itself: 2/2)."""
+    from mrkit.cli import main
+
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps({"id": 1, "tokens": [["a", "b"]], "mentions": [[0, 0, 0, 1], [0, 1, 1, 2]],
+                                "relations": []}) + "\n")
+    topics = read_scico(path)
+    result = score_topics(topics, topics)
+    assert result.prf("hierarchy") == (0.0, 0.0, 0.0)
+    assert result.topics[0].path == (2.0, 2)
+    assert result.undefined == ["hierarchy", "hierarchy50"] + [
+        f"coref {m}" for m in ("mentions", "muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "conll")]
+    assert main(["hierarchy", str(path), str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["undefined"][:2] == ["hierarchy", "hierarchy50"]
+    assert main(["hierarchy", str(path), str(path)]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert next(l for l in table if l.startswith("hierarchy ")).split() == ["hierarchy", "0.00*", "0.00*", "0.00*"]
+    assert next(l for l in table if l.startswith("path ratio (micro)")).split()[-1] == "100.00"
+    assert table[-1].startswith("* undefined (0/0)")

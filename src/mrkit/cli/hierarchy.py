@@ -58,6 +58,12 @@ def run(args) -> int:
     lines = [f"{len(result.topics)} topics; macro F1: hierarchy {100 * result.macro_f1('hierarchy'):.{args.digits}f}, "
              f"50% {100 * result.macro_f1('hierarchy50'):.{args.digits}f}"]
     marks = {f"coref {m}": cols for m, cols in result.coref.table_marks().items()}
+    column = {"recall": 0, "precision": 1, "f1": 2}
+    for name, row in (("hierarchy", "hierarchy"), ("hierarchy50", "hierarchy 50%")):
+        if result._sum(name).undefined:
+            marks[row] = {column[p] for p in result._sum(name).undefined}
+    if ("path_ratio_with_tn" if args.with_tn else "path_ratio") in result.undefined:
+        marks["path ratio (micro)"] = marks["path ratio (macro)"] = {2}
     lines += format_table(rows, args.digits, marks=marks)
     emit("\n".join(lines), args.output)
     return 0

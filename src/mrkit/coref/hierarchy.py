@@ -293,6 +293,18 @@ class HierarchyResult:
         macro = sum(n / d if d else 0.0 for n, d in parts) / len(parts) if parts else 0.0
         return micro, macro
 
+    @property
+    def undefined(self) -> list[str]:
+        """Scores that rest on a 0/0 (shown as 0): ``hierarchy`` / ``hierarchy50`` with
+        no relations on a side, ``path_ratio`` with no connected pair, and the coreference
+        metrics' (``coref muc``, ...)."""
+        out = [name for name in ("hierarchy", "hierarchy50") if self._sum(name).undefined]
+        if not sum(t.path[1] for t in self.topics):
+            out.append("path_ratio")
+        if not sum(t.path_tn[1] for t in self.topics):
+            out.append("path_ratio_with_tn")
+        return out + [f"coref {m}" for m in self.coref.undefined]
+
     def to_dict(self, per_topic: bool = False) -> dict:
         out: dict = {"topics": len(self.topics), "options": self.options}
         for name in ("hierarchy", "hierarchy50"):
@@ -304,6 +316,7 @@ class HierarchyResult:
             micro, macro = self.path_ratio(tn)
             out[key] = {"micro": micro, "macro": macro}
         out["coref"] = self.coref.to_dict()["scores"]
+        out["undefined"] = self.undefined
         if per_topic:
             out["per_topic"] = {t.id: {"hierarchy": t.hierarchy.to_dict(), "hierarchy50": t.hierarchy50.to_dict(),
                                        "path_ratio": list(t.path), "path_ratio_with_tn": list(t.path_tn)}
