@@ -237,3 +237,16 @@ def test_undefined_hierarchy_and_coref_scores(tmp_path, capsys):
     assert next(l for l in table if l.startswith("hierarchy ")).split() == ["hierarchy", "0.00*", "0.00*", "0.00*"]
     assert next(l for l in table if l.startswith("path ratio (micro)")).split()[-1] == "100.00"
     assert table[-1].startswith("* undefined (0/0)")
+
+
+def test_topics_pair_exactly():
+    """Like coreference documents: a topic id twice, or a system topic gold lacks, is an
+    error (before, the last one silently won / it was silently ignored)."""
+    a = Topic("1", {1: [(0, 0, 0)]}, [], "g.jsonl", 1)
+    b = Topic("2", {1: [(0, 0, 0)]}, [], "s.jsonl", 2)
+    with pytest.raises(InputError, match="s.jsonl:2, topic 2: topic of the system file is not in the gold"):
+        score_topics([a], [a, b])
+    with pytest.raises(InputError, match="topic id appears twice"):
+        score_topics([a, a], [a])
+    with pytest.raises(InputError, match="topic id appears twice"):
+        score_topics([a], [a, a])

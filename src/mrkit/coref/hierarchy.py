@@ -331,7 +331,19 @@ def score_topics(gold: Sequence[Topic], system: Sequence[Topic], *, keep_singlet
     The coreference scores use ``keep_singletons=False`` by default, as SciCo's
     evaluation does.
     """
+    by_id: dict = {}
+    for side in (gold, system):
+        seen: set = set()
+        for t in side:
+            if t.id in seen:
+                raise InputError("topic id appears twice", t.source_file, t.source_line, t.id, unit="topic")
+            seen.add(t.id)
     by_id = {t.id: t for t in system}
+    gold_ids = {t.id for t in gold}
+    for t in system:
+        if t.id not in gold_ids:
+            raise InputError("topic of the system file is not in the gold file", t.source_file, t.source_line,
+                             t.id, unit="topic")
     scores = []
     for g in gold:
         s = by_id.get(g.id)
