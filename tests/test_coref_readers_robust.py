@@ -103,3 +103,24 @@ def test_jsonlines_number_too_long_to_convert(tmp_path):
     path.write_text('{"doc_key": "d", "clusters": [[[0, ' + "9" * 5000 + "]]]}\n")
     with pytest.raises(InputError, match="not JSON"):
         read_jsonlines(path)
+
+
+def test_nesting_near_the_decoders_limit(tmp_path):
+    """Values nested just below what the JSON decoder accepts reach the error message:
+    shown without recursing past the interpreter's limit."""
+    from mrkit.coref._json import show
+    from mrkit.coref.scico import read_scico
+
+    deep: list = []
+    for _ in range(100_000):
+        deep = [deep]
+    assert show(deep).startswith("[[")
+    for depth in range(900, 1010, 3):
+        jl = tmp_path / "d.jsonl"
+        jl.write_text('{"doc_key": "d", "clusters": [' + "[" * depth + "]" * depth + "]}\n")
+        with pytest.raises(InputError):
+            read_jsonlines(jl)
+        sc = tmp_path / "s.jsonl"
+        sc.write_text('{"id": 1, "tokens": [], "mentions": [' + "[" * depth + "]" * depth + "]}\n")
+        with pytest.raises(InputError):
+            read_scico(sc)

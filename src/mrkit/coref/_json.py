@@ -40,5 +40,10 @@ def is_int(value) -> bool:
 
 def show(value, limit: int = 60) -> str:
     """A short ``repr`` for error messages (never the whole of a huge value)."""
-    text = json.dumps(value) if not isinstance(value, (set, tuple)) else repr(value)
+    try:
+        text = json.dumps(value) if not isinstance(value, (set, tuple)) else repr(value)
+    except (RecursionError, ValueError):  # nested nearly as deep as the decoder allows
+        import reprlib
+
+        text = reprlib.repr(value)
     return text if len(text) <= limit else text[:limit] + "..."
