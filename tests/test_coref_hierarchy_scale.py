@@ -250,3 +250,20 @@ def test_topics_pair_exactly():
         score_topics([a, a], [a])
     with pytest.raises(InputError, match="topic id appears twice"):
         score_topics([a], [a, a])
+
+
+def test_many_unrelated_clusters_are_linear():
+    """20,000 one-mention clusters, no relations, against a system that pairs them up:
+    only same-cluster pairs are connected.  By hand: gold connects each mention to
+    itself (20,000 pairs at 1); the system also connects the two mentions of each pair
+    (20,000 more ordered pairs at 1, gold 0): num 20,000, den 40,000; with TN the
+    other 4*10^8 - 40,000 pairs count 1 each."""
+    n = 20_000
+    gold = Topic("t", {i: [(0, i, i)] for i in range(n)}, [])
+    system = Topic("t", {i // 2: [] for i in range(n)}, [])
+    for i in range(n):
+        system.clusters[i // 2].append((0, i, i))
+    start = time.process_time()
+    assert path_ratio_counts(gold, system) == (20_000.0, 40_000)
+    assert path_ratio_counts(gold, system, with_tn=True) == (n * n - 20_000, n * n)
+    assert time.process_time() - start < 5

@@ -225,12 +225,35 @@ def _path_parts(gold: Topic, system: Topic) -> tuple[float, int, int]:
     n_cells = len(keys)
     ratios: Counter = Counter()
     den = 0
+    # Rows whose clusters have no relation to another cluster with mentions on either side
+    # (leaves, unrelated clusters, mentions one side lacks) reach only their own clusters:
+    # distance 1 to the cells sharing their gold (or system) cluster, 0 to all others.
+    # Counted directly, so that only the other rows take the blocks of distances.
+    def has_children(topic: Topic, index: dict) -> np.ndarray:
+        out = np.zeros(len(index) + 1, dtype=bool)  # the last slot: no cluster (-1)
+        for p, c in topic.relations:
+            if p in index and c in index:
+                out[index[p]] = True
+        return out
+
+    g_out, s_out = has_children(gold, gidx), has_children(system, sidx)
+    trivial = ~g_out[gi] & ~s_out[si]
+    g_mass = np.bincount(gi[gi >= 0], weights=w[gi >= 0], minlength=len(gidx)).astype(np.int64)
+    s_mass = np.bincount(si[si >= 0], weights=w[si >= 0], minlength=len(sidx)).astype(np.int64)
+    for g, s_, n in zip(gi[trivial].tolist(), si[trivial].tolist(), w[trivial].tolist()):
+        same_g = int(g_mass[g]) if g >= 0 else 0
+        same_s = int(s_mass[s_]) if s_ >= 0 else 0
+        both = n if g >= 0 and s_ >= 0 else 0  # the cell itself: 1 on both sides
+        den += n * (same_g + same_s - both)
+        if both:
+            ratios[(1, 1)] += n * n
+    rest = np.flatnonzero(~trivial)
     step = max(1, 1_000_000 // max(n_cells, 1))
-    for start in range(0, n_cells, step):
-        rows = slice(start, start + step)
+    for start in range(0, len(rest), step):
+        rows = rest[start:start + step]
         a = _distance_rows(gold, gi[rows], gi)
         b = _distance_rows(system, si[rows], si)
-        weight = w[rows, None] * w[None, :]
+        weight = w[rows][:, None] * w[None, :]
         den += int(weight[(a > 0) | (b > 0)].sum())
         both = (a > 0) & (b > 0)
         lo = np.minimum(a, b)[both]
