@@ -93,6 +93,9 @@ def test_system_mentions_differ_from_gold():
 
 
 relations = st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), max_size=10)
+# hierarchies are acyclic (a cycle is an input error): parent < child
+dag_relations = st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)).filter(lambda r: r[0] < r[1]),
+                         max_size=10)
 
 
 @settings(max_examples=60, deadline=None)
@@ -107,7 +110,7 @@ def test_closure_is_transitive_and_contains_relations(rel):
 
 
 @settings(max_examples=60, deadline=None)
-@given(relations, st.lists(st.integers(0, 5), min_size=1, max_size=8))
+@given(dag_relations, st.lists(st.integers(0, 5), min_size=1, max_size=8))
 def test_self_comparison_is_perfect(rel, assignment):
     clusters: dict = {}
     for i, c in enumerate(assignment):

@@ -50,13 +50,22 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return p
 
 
-def format_table(rows, digits: int, title: str = "metric") -> list[str]:
-    """``metric  R  P  F1`` rows as percentages; NaN cells are left empty."""
+UNDEFINED_LEGEND = "* undefined (0/0): the reference scorer's value, 0, is shown"
+
+
+def format_table(rows, digits: int, title: str = "metric", marks: dict | None = None) -> list[str]:
+    """``metric  R  P  F1`` rows as percentages; NaN cells are left empty.  ``marks``:
+    row name -> columns (0, 1, 2) that are 0/0, shown with ``*`` and a legend line."""
+    marks = marks or {}
     width = max([len(title)] + [len(r[0]) for r in rows]) + 2
-    lines = [f"{title:<{width}}{'recall':>10}{'precision':>11}{'F1':>10}"]
+    # every cell is followed by its mark column: " ", or "*" for a 0/0 value
+    lines = [f"{title:<{width}}{'recall':>9} {'precision':>10} {'F1':>9}".rstrip()]
     for name, *vals in rows:
         cells = ["" if v != v else f"{100 * v:.{digits}f}" for v in vals]
-        lines.append(f"{name:<{width}}{cells[0]:>10}{cells[1]:>11}{cells[2]:>10}")
+        mark = ["*" if i in marks.get(name, ()) else " " for i in range(3)]
+        lines.append(f"{name:<{width}}{cells[0]:>9}{mark[0]}{cells[1]:>10}{mark[1]}{cells[2]:>9}{mark[2]}".rstrip())
+    if any(marks.get(r[0]) for r in rows):
+        lines.append(UNDEFINED_LEGEND)
     return lines
 
 
@@ -87,10 +96,12 @@ def run(args) -> int:
     if args.per_document:
         for d in result.documents:
             lines.append(f"document {d.id}")
+            column = {"recall": 0, "precision": 1, "f1": 2}
+            marks = {m: {column[p] for p in c.undefined} for m, c in d.counts.items() if c.undefined}
             lines += ["  " + l for l in format_table([(m, c.recall, c.precision, c.f1) for m, c in d.counts.items()],
-                                                     args.digits)]
+                                                     args.digits, marks=marks)]
         lines.append("")
     lines.append(f"{len(result.documents)} documents, {result.average} average")
-    lines += format_table(result.table_rows(), args.digits)
+    lines += format_table(result.table_rows(), args.digits, marks=result.table_marks())
     emit("\n".join(lines), args.output)
     return 0

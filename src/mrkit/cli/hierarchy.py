@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+import warnings
 
 from .common import emit, to_json
 
@@ -38,8 +40,12 @@ def run(args) -> int:
     from ..coref.scico import read_scico
     from .coref import format_table
 
-    result = score_topics(read_scico(args.gold), read_scico(args.system),
-                          keep_singletons=args.keep_singletons, system_file=args.system)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        gold, system = read_scico(args.gold), read_scico(args.system)
+    for message in dict.fromkeys(str(w.message) for w in caught):  # once each, in order
+        print(f"mrkit: warning: {message}", file=sys.stderr)
+    result = score_topics(gold, system, keep_singletons=args.keep_singletons, system_file=args.system)
     if args.json:
         emit(to_json({"gold": args.gold, "system": args.system, **result.to_dict(per_topic=args.per_topic)}),
              args.output)
@@ -51,6 +57,13 @@ def run(args) -> int:
     rows += [(f"coref {m}", r, p, f) for m, r, p, f in result.coref.table_rows()]
     lines = [f"{len(result.topics)} topics; macro F1: hierarchy {100 * result.macro_f1('hierarchy'):.{args.digits}f}, "
              f"50% {100 * result.macro_f1('hierarchy50'):.{args.digits}f}"]
-    lines += format_table(rows, args.digits)
+    marks = {f"coref {m}": cols for m, cols in result.coref.table_marks().items()}
+    column = {"recall": 0, "precision": 1, "f1": 2}
+    for name, row in (("hierarchy", "hierarchy"), ("hierarchy50", "hierarchy 50%")):
+        if result._sum(name).undefined:
+            marks[row] = {column[p] for p in result._sum(name).undefined}
+    if ("path_ratio_with_tn" if args.with_tn else "path_ratio") in result.undefined:
+        marks["path ratio (micro)"] = marks["path ratio (macro)"] = {2}
+    lines += format_table(rows, args.digits, marks=marks)
     emit("\n".join(lines), args.output)
     return 0

@@ -24,10 +24,13 @@ from ..errors import InputError
 from ..io import numbered_lines
 from .model import CorefDocument, Span
 
-_BEGIN = re.compile(r"^#\s*begin document\s*(.*?)\s*$")
-_END = re.compile(r"^#\s*end document")
-_FIELD = re.compile(r"(?:\(\d+\+\d+\)|\(\d+\)?|\d+\)|[|\-_\s])*")
-_PART = re.compile(r"\(\d+\+\d+\)|\((\d+)\)|\((\d+)|(\d+)\)")
+# Both patterns are anchored prefixes without nested or adjacent repetitions that could
+# match the same text: linear in the line.  The coreference field is read by a scanner
+# (_parts), not a regular expression.
+_BEGIN = re.compile(r"#\s*begin document")
+_END = re.compile(r"#\s*end document")
+_DIGITS = frozenset("0123456789")
+_SEPARATORS = frozenset("|-_")
 
 
 def iter_conll(path: str | os.PathLike) -> Iterator[CorefDocument]:
@@ -44,7 +47,7 @@ def iter_conll(path: str | os.PathLike) -> Iterator[CorefDocument]:
                 if doc is not None:
                     raise InputError("document never ends (no '#end document' before the next '#begin document')",
                                      name, doc.source_line, doc.id, unit="document")
-                doc = CorefDocument(m.group(1), [], name, lineno)
+                doc = CorefDocument(line[m.end():].strip(), [], name, lineno)
                 entity_index, open_, token = {}, {}, 0
             elif _END.match(line):
                 if doc is None:
@@ -81,10 +84,11 @@ def _entity(ident: str, doc: CorefDocument, entity_index: dict[str, int]) -> lis
 
 def _parse_field(coref: str, doc: CorefDocument, entity_index: dict[str, int],
                  open_: dict[str, list[tuple[int, int]]], token: int, lineno: int) -> None:
-    if not _FIELD.fullmatch(coref):
-        raise InputError(f"cannot read coreference field {coref!r}", doc.source_file, lineno, doc.id,
+    parts = _parts(coref)
+    if parts is None:
+        shown = coref if len(coref) <= 60 else coref[:60] + "..."
+        raise InputError(f"cannot read coreference field {shown!r}", doc.source_file, lineno, doc.id,
                          unit="document")
-    parts = _PART.findall(coref)
     # The reference scorer's order: double antecedents "(1+2)" dropped, then one-token
     # mentions, then openings, then closings (which pop the latest opening of their entity).
     for ident, _, _ in parts:
@@ -102,6 +106,44 @@ def _parse_field(coref: str, doc: CorefDocument, entity_index: dict[str, int],
                                  doc.source_file, lineno, doc.id, unit="document")
             start, _ = stack.pop()
             _add(doc, _entity(ident, doc, entity_index), Span(start << 32 | token), lineno)
+
+
+def _parts(field: str) -> list[tuple[str, str, str]] | None:
+    """The mentions of a coreference field as ``(one-token id, opening id, closing id)``
+    triples (one of the three set), in the order written; ``None`` if the field is not
+    made of ``(N)``, ``(N``, ``N)``, ``(N+M)`` (dropped), ``|``, ``-`` and ``_``.
+    One pass over the field (no backtracking)."""
+    parts = []
+    i, n = 0, len(field)
+    while i < n:
+        c = field[i]
+        if c in _SEPARATORS:
+            i += 1
+            continue
+        opening = c == "("
+        j = i + 1 if opening else i
+        k = j
+        while k < n and field[k] in _DIGITS:
+            k += 1
+        if k == j:
+            return None
+        ident = field[j:k]
+        if opening and k < n and field[k] == "+":  # double antecedent "(N+M)": dropped
+            m = k + 1
+            while m < n and field[m] in _DIGITS:
+                m += 1
+            if m == k + 1 or m >= n or field[m] != ")":
+                return None
+            i = m + 1
+        elif k < n and field[k] == ")":
+            parts.append((ident, "", "") if opening else ("", "", ident))
+            i = k + 1
+        elif opening:
+            parts.append(("", ident, ""))
+            i = k
+        else:
+            return None
+    return parts
 
 
 def _add(doc: CorefDocument, cluster: list, mention: Span, lineno: int) -> None:

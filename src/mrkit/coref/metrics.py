@@ -51,9 +51,19 @@ class Counts:
     def f1(self) -> float:
         return f_measure(self.recall, self.precision)
 
+    @property
+    def undefined(self) -> tuple[str, ...]:
+        """The parts that are 0/0 (their value is the reference scorer's 0):
+        ``recall`` and/or ``precision``, then ``f1``, computed from them."""
+        parts = tuple(name for name, den in (("recall", self.r_den), ("precision", self.p_den)) if not den)
+        return parts + ("f1",) if parts else ()
+
     def to_dict(self) -> dict:
-        return {"recall": self.recall, "precision": self.precision, "f1": self.f1,
-                "r_num": self.r_num, "r_den": self.r_den, "p_num": self.p_num, "p_den": self.p_den}
+        out = {"recall": self.recall, "precision": self.precision, "f1": self.f1,
+               "r_num": self.r_num, "r_den": self.r_den, "p_num": self.p_num, "p_den": self.p_den}
+        if self.undefined:
+            out["undefined"] = list(self.undefined)
+        return out
 
 
 def f_measure(recall: float, precision: float) -> float:
@@ -150,9 +160,22 @@ class BlancCounts:
     def f1(self) -> float:
         return blanc_prf(self)[2]
 
+    @property
+    def undefined(self) -> tuple[str, ...]:
+        """The 0/0 parts, as :func:`blanc_prf` reads them: everything when the key has no
+        links at all; precision (and F1) when the response has no link of a type the
+        key's score uses."""
+        used = [t for t in (self.coref, self.noncoref) if t.r_den]
+        if not used:
+            return ("recall", "precision", "f1")
+        return ("precision", "f1") if any(not t.p_den for t in used) else ()
+
     def to_dict(self) -> dict:
-        return {"recall": self.recall, "precision": self.precision, "f1": self.f1,
-                "coref": self.coref.to_dict(), "noncoref": self.noncoref.to_dict()}
+        out = {"recall": self.recall, "precision": self.precision, "f1": self.f1,
+               "coref": self.coref.to_dict(), "noncoref": self.noncoref.to_dict()}
+        if self.undefined:
+            out["undefined"] = list(self.undefined)
+        return out
 
 
 def blanc(o: Overlap) -> BlancCounts:

@@ -69,11 +69,37 @@ class CorefResult:
     def conll_f1(self) -> float:
         return self.prf("conll")[2]
 
+    def undefined_parts(self, metric: str, average: str | None = None) -> tuple[str, ...]:
+        """Which of recall, precision, F1 of ``metric`` rest on a 0/0 (reported with the
+        reference scorer's value, 0): micro, those of the summed counts; macro, those of
+        any document; ``conll``: its F1 when one of MUC, B-cubed, CEAFe has one."""
+        average = average or self.average
+        if metric == "conll":
+            return ("f1",) if any(self.undefined_parts(m, average) for m in CONLL_METRICS) else ()
+        if average == "micro":
+            return self.counts(metric).undefined
+        seen = {p for d in self.documents for p in d.counts[metric].undefined}
+        return tuple(p for p in ("recall", "precision", "f1") if p in seen)
+
+    @property
+    def undefined(self) -> list[str]:
+        """The metrics (and ``conll``) with a 0/0 part."""
+        names = list(self.metrics)
+        if all(m in self.metrics for m in CONLL_METRICS):
+            names.append("conll")
+        return [m for m in names if self.undefined_parts(m)]
+
     def table_rows(self) -> list[tuple[str, float, float, float]]:
         rows = [(m, *self.prf(m)) for m in self.metrics]
         if all(m in self.metrics for m in CONLL_METRICS):
             rows.append(("conll", *self.prf("conll")))
         return rows
+
+    def table_marks(self) -> dict[str, set[int]]:
+        """For :meth:`table_rows`: metric -> columns (0 recall, 1 precision, 2 F1) that are 0/0."""
+        column = {"recall": 0, "precision": 1, "f1": 2}
+        return {m: {column[p] for p in self.undefined_parts(m)} for m, *_ in self.table_rows()
+                if self.undefined_parts(m)}
 
     def to_dict(self, per_document: bool = False) -> dict:
         out: dict = {"average": self.average, "options": self.options, "documents": len(self.documents),
@@ -81,12 +107,17 @@ class CorefResult:
         for m in self.metrics:
             r, p, f = self.prf(m)
             entry = {"recall": r, "precision": p, "f1": f}
+            if self.undefined_parts(m):
+                entry["undefined"] = list(self.undefined_parts(m))
             if self.average == "micro":
                 entry["counts"] = {k: v for k, v in self.counts(m).to_dict().items()
-                                   if k not in ("recall", "precision", "f1")}
+                                   if k not in ("recall", "precision", "f1", "undefined")}
             out["scores"][m] = entry
         if all(m in self.metrics for m in CONLL_METRICS):
             out["scores"]["conll"] = {"f1": self.conll_f1}
+            if self.undefined_parts("conll"):
+                out["scores"]["conll"]["undefined"] = ["f1"]
+        out["undefined"] = self.undefined
         if per_document:
             out["per_document"] = {d.id: {m: c.to_dict() for m, c in d.counts.items()} for d in self.documents}
         return out
