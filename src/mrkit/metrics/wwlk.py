@@ -36,8 +36,8 @@ each label: a label without a word vector has 16 vectors uniform in [-0.05, 0.05
 in a seeded order (:func:`edge_weights`, a Latin hypercube over the labels: the uniform
 distribution of ``random_uniform``; ``min_entropy``'s dependence on the corpus order is
 not reproduced, so a pair's score does not depend on the other pairs).  The same label
-has the same draws in every graph, file and run.  When nothing in a batch is random (all
-labels have word vectors and the weights are fixed) one draw is computed.  Two equal
+has the same draws in every graph, file and run.  A pair in which nothing is random (all
+labels have word vectors and the weights are fixed, or no edges) is computed in one draw.  Two equal
 graphs score exactly 1 (each node is at distance 0 from its copy in every draw) without
 being embedded; two different graphs need an n x m distance matrix, refused with an
 :class:`~mrkit.errors.InputError` beyond ``MAX_CELLS`` entries.
@@ -199,6 +199,14 @@ class _Stack:
         count = np.bincount(self.src, minlength=total).astype(np.float64)
         count[count == 0] = 1.0
         self.scale = 1.0 / count[self.src]
+        # the sparse matrix's structure: entries (v, u) of both directions summed into
+        # one cell; ``pair`` is sorted, so the cells are in CSR order
+        cell, self.cell_of = np.unique(pair, return_inverse=True)
+        self.indices = (cell % total).astype(np.int32) if total < 2**31 else cell % total
+        self.indptr = np.searchsorted(cell // total, np.arange(total + 1))
+        self.n_cells = len(cell)
+        self._fixed = None  # the matrix when the weights do not depend on the draw
+        self._buffers: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         if edge_weight is not None:
             self.weights = None if not roles else np.full((2 * len(roles), 1), float(edge_weight))
         else:
@@ -207,16 +215,20 @@ class _Stack:
             W = np.stack([edge_weights(r) for r in role_ids]) if role_ids else np.zeros((0, DRAWS))
             self.weights = W[np.concatenate([rid, rid])] if roles else None
         self.bounds = np.cumsum([0] + [len(lg.labels) for lg in graphs], dtype=np.int64)
-
-    @property
-    def draws(self) -> int:
-        """How many draws differ: 1 when nothing in these graphs is random."""
-        random = len(self.oov_rows) > 0 or (self.weights is not None and self.weights.shape[1] > 1)
-        return DRAWS if random else 1
+        # graphs whose embedding differs between draws: with a label without a word
+        # vector, or with an edge when the weights are drawn
+        node_random = np.zeros(len(index), dtype=bool)
+        node_random[self.oov_rows] = True
+        node_random = node_random[self.ids]
+        if self.weights is not None and self.weights.shape[1] > 1:
+            node_random[S] = True
+        counts = np.concatenate([[0], np.cumsum(node_random)])
+        self.random = counts[self.bounds[1:]] > counts[self.bounds[:-1]]
 
     def embed(self, k: int, draw: int = 0) -> np.ndarray:
         """Rows: the unit-length concatenated vectors of rounds 0..k of every node, in
-        draw ``draw`` of the out-of-vocabulary vectors and edge weights."""
+        draw ``draw`` of the out-of-vocabulary vectors and edge weights.  The matrix is
+        this stack's buffer: the next call overwrites it."""
         from scipy.sparse import csr_matrix
 
         total, dim = self.total, self.dim
@@ -224,28 +236,34 @@ class _Stack:
         if len(self.oov_rows):
             table = table.copy()
             table[self.oov_rows] = self.oov[draw]
-        X = table[self.ids]
+        W = None
         if self.weights is not None and len(self.starts):
-            w = self.weights[:, draw % self.weights.shape[1]]
-            val = np.multiply.reduceat(w[self.order], self.starts) * self.scale
-            W = csr_matrix((val, (self.src, self.dst)), shape=(total, total))  # duplicates are summed
-        else:
-            W = None
-        rounds = [X]
-        for _ in range(k):
+            fixed = self.weights.shape[1] == 1
+            W = self._fixed if fixed else None
+            if W is None:
+                w = self.weights[:, draw % self.weights.shape[1]]
+                val = np.multiply.reduceat(w[self.order], self.starts) * self.scale
+                data = np.bincount(self.cell_of, weights=val, minlength=self.n_cells)
+                W = csr_matrix((data, self.indices, self.indptr), shape=(total, total))
+                if fixed:
+                    self._fixed = W
+        # rounds 0..k and the result in buffers reused by every draw (fresh arrays of
+        # this size cost more in page faults than in arithmetic)
+        bufs = self._buffers.get(k)
+        if bufs is None:
+            bufs = self._buffers[k] = (np.empty((k + 1, total, dim)), np.empty((total, dim * (k + 1))))
+        R, E = bufs
+        np.take(table, self.ids, axis=0, out=R[0])
+        for r in range(k):
             if W is not None:
-                X = X + W @ X
-            rounds.append(X)
-        # each node: its rounds 0..k side by side, scaled to length 1 (written straight
-        # into place: no concatenated copy to divide afterwards)
-        sq = np.einsum("ij,ij->i", rounds[0], rounds[0])
-        for R in rounds[1:]:
-            sq += np.einsum("ij,ij->i", R, R)
-        norms = np.sqrt(sq)
+                np.add(R[r], W @ R[r], out=R[r + 1])
+            else:
+                R[r + 1] = R[r]
+        # each node: its rounds 0..k side by side, scaled to length 1
+        norms = np.sqrt(np.einsum("rij,rij->i", R, R))
         norms[norms == 0] = 1.0
-        E = np.empty((total, dim * (k + 1)), dtype=np.float64)
-        for r, R in enumerate(rounds):
-            np.divide(R, norms[:, None], out=E[:, r * dim:(r + 1) * dim])
+        for r in range(k + 1):
+            np.divide(R[r], norms[:, None], out=E[:, r * dim:(r + 1) * dim])
         return E
 
 
@@ -398,15 +416,21 @@ def wwlk_scores(golds: Sequence[Graph], systems: Sequence[Graph], emb: Embedding
         pos = np.array([slot[u] for u in need], dtype=np.int64)
         rows = np.stack([stack.bounds[pos], stack.bounds[pos + 1]], axis=1)
         size = len(pairs)
-        draws = stack.draws
-        flat = None
-        for r in range(draws):  # the expected distance matrix: mean over the draws
-            E = stack.embed(k, r)
-            f = _distances_flat(E, E, rows[:size], rows[size:])
-            flat = f if flat is None else np.add(flat, f, out=flat)
-        if draws > 1:
-            flat /= draws
-        for i, M in zip(pairs, _split(flat, rows[:size], rows[size:])):
+        a_rows, b_rows = rows[:size], rows[size:]
+        # pairs whose embeddings are the same in every draw need draw 0 only
+        rand = np.flatnonzero(stack.random[pos[:size]] | stack.random[pos[size:]])
+        E = stack.embed(k, 0)
+        flat = _distances_flat(E, E, a_rows, b_rows)
+        mats = _split(flat, a_rows, b_rows)
+        if len(rand):
+            acc = None
+            for r in range(1, DRAWS):  # the expected distance matrix: mean over the draws
+                E = stack.embed(k, r)
+                f = _distances_flat(E, E, a_rows[rand], b_rows[rand])
+                acc = f if acc is None else np.add(acc, f, out=acc)
+            for j, M in zip(rand.tolist(), _split(acc, a_rows[rand], b_rows[rand])):
+                mats[j] = (mats[j] + M) / DRAWS
+        for i, M in zip(pairs, mats):
             per[i] = _transport_similarity(M)
     return per
 
