@@ -9,7 +9,8 @@ from hypothesis import given, settings, strategies as st
 
 from altmetrics_helpers import amr_graphs, graph
 from mrkit.embeddings import get_embeddings
-from mrkit.metrics.labelled import labelled_graph, to_levi
+from mrkit.metrics.labelled import labelled_graph
+from mrkit.metrics.wlk import levi_graph
 from mrkit.metrics.s2match import _SimCache, concept_similarity
 from mrkit.metrics.wwlk import node_vector, wl_embed_many
 
@@ -40,19 +41,29 @@ def test_s2match_similarity_matrix_equals_the_pairwise_definition(graphs):
                 assert (S[i, j] == 0.0) == (expected == 0.0)
 
 
-def dense_reference(lg, emb, dim, k, weight):
+def weight_of(weight, draw):
+    """Edge label -> weight in draw ``draw``: a fixed number, or (None) the label's drawn
+    weight."""
+    from mrkit.metrics.wwlk import edge_weights
+
+    return (lambda role: weight) if weight is not None else (lambda role: edge_weights(role)[draw])
+
+
+def dense_reference(lg, emb, dim, k, weight, draw=0):
     """WL embedding of one graph, written from the definition with a dense matrix: a
     node's update is itself plus the mean, over its neighbour entries (one per
     neighbour and direction, the product of the weights of the edges between them),
-    of weight times the neighbour's vector; rounds concatenated, rows scaled to 1."""
+    of that product times the neighbour's vector; rounds concatenated, rows scaled to 1.
+    ``weight``: one number for every edge label, or None for the labels' drawn weights."""
+    w_of = weight_of(weight, draw)
     n = len(lg.labels)
-    X = np.array([node_vector(label, emb, dim) for label in lg.labels]).reshape(n, dim)
+    X = np.array([node_vector(label, emb, dim, draw) for label in lg.labels]).reshape(n, dim)
     entries = [{} for _ in range(n)]
     for direction in (0, 1):
         acc = {}
-        for s, _r, t in lg.edges:
+        for s, r, t in lg.edges:
             key = (s, t) if direction == 0 else (t, s)
-            acc[key] = acc.get(key, 1.0) * weight
+            acc[key] = acc.get(key, 1.0) * w_of(r)
         for (v, u), w in acc.items():
             entries[v][(u, direction)] = w
     rounds = [X]
@@ -70,16 +81,16 @@ def dense_reference(lg, emb, dim, k, weight):
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.lists(amr_graphs(), min_size=1, max_size=4), st.booleans())
-def test_wwlk_embeds_a_corpus_as_it_embeds_each_graph(texts, levi):
+@given(st.lists(amr_graphs(), min_size=1, max_size=4), st.booleans(), st.integers(0, 15))
+def test_wwlk_embeds_a_corpus_as_it_embeds_each_graph(texts, levi, draw):
     emb = get_embeddings(VECTORS)
     views = [labelled_graph(graph(t[0])) for t in texts]
     if levi:
-        views = [to_levi(v) for v in views]
-    k, weight = (3, 1.0) if levi else (2, 0.275)
-    together = wl_embed_many(views, emb, 3, k, weight)
+        views = [levi_graph(v) for v in views]
+    k, weight = (3, 1.0) if levi else (2, None)
+    together = wl_embed_many(views, emb, 3, k, weight, draw=draw)
     for view, E in zip(views, together):
-        alone = dense_reference(view, emb, 3, k, weight)
+        alone = dense_reference(view, emb, 3, k, weight, draw)
         assert E.shape == alone.shape
         np.testing.assert_allclose(E, alone, rtol=0, atol=1e-12)
 
@@ -99,7 +110,7 @@ def test_wwlk_corpus_in_batches_equals_pair_by_pair(pairs):
         for batch in (2, 3, 100):  # several batches, the last one possibly short; one batch
             wwlk.BATCH = batch
             for name, levi in (("wwlk", False), ("wwlk-k3e2n", True)):
-                k, weight = (3, 1.0) if levi else (2, wwlk.EDGE_WEIGHT)
+                k, weight = (3, 1.0) if levi else (2, None)
                 res = wwlk._run(name, golds, systems, VECTORS, k, levi, None)
                 for got, g, s in zip(res.per_pair, golds, systems):
                     assert abs(got - wwlk_by_definition(g, s, emb, k, weight, levi)) < 1e-12
@@ -108,18 +119,22 @@ def test_wwlk_corpus_in_batches_equals_pair_by_pair(pairs):
 
 
 def wwlk_by_definition(g, s, emb, k, weight, levi):
-    """1 - the earth mover's distance (POT's ot.emd2 on scipy's cdist) between the
-    dense-reference embeddings of the two graphs, clipped to [0, 1]."""
+    """1 - the earth mover's distance (POT's ot.emd2) between the two graphs' node sets,
+    ground distance the mean over the 16 draws of scipy's cdist of the dense-reference
+    embeddings, clipped to [0, 1]."""
     import ot
     from scipy.spatial.distance import cdist
 
+    from mrkit.metrics.wwlk import DRAWS
+
     views = [labelled_graph(g), labelled_graph(s)]
     if levi:
-        views = [to_levi(v) for v in views]
-    A, B = (dense_reference(v, emb, 3, k, weight) for v in views)
-    if len(A) == 0 or len(B) == 0:
-        return 1.0 if len(A) == len(B) else 0.0
-    d = ot.emd2(np.full(len(A), 1 / len(A)), np.full(len(B), 1 / len(B)), cdist(A, B))
+        views = [levi_graph(v) for v in views]
+    if len(views[0]) == 0 or len(views[1]) == 0:
+        return 1.0 if len(views[0]) == len(views[1]) else 0.0
+    M = sum(cdist(*(dense_reference(v, emb, 3, k, weight, r) for v in views)) for r in range(DRAWS)) / DRAWS
+    A, B = views
+    d = ot.emd2(np.full(len(A), 1 / len(A)), np.full(len(B), 1 / len(B)), M)
     return min(1.0, max(0.0, 1.0 - float(d)))
 
 
@@ -180,7 +195,7 @@ def test_wwlk_graphs_with_the_same_labels_but_other_edges_are_not_merged():
     systems = [graph(texts[0])] * 3
     emb = get_embeddings(VECTORS)
     for name, levi in (("wwlk", False), ("wwlk-k3e2n", True)):
-        k, weight = (3, 1.0) if levi else (2, wwlk.EDGE_WEIGHT)
+        k, weight = (3, 1.0) if levi else (2, None)
         res = wwlk._run(name, golds, systems, VECTORS, k, levi, None)
         expected = [wwlk_by_definition(g, s, emb, k, weight, levi) for g, s in zip(golds, systems)]
         assert res.per_pair == pytest.approx(expected, abs=1e-12)

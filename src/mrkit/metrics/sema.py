@@ -24,6 +24,7 @@ On graphs without such repeated patterns mrkit equals 9a4911c.
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Sequence
 
 from ..amr import NON_INVERTED_OF, Triples, triples
@@ -61,23 +62,25 @@ def sema_counts(gold: Graph, system: Graph,
     if tg.tops and ts.tops:
         matched += pair(tg.tops[0], ts.tops[0])
     # relations grouped by source node, in node order, as the reference reads them
-    rel_g = sorted(tg.relations, key=lambda r: r[0])
-    rel_s = sorted(ts.relations, key=lambda r: r[0])
-    used = [False] * len(rel_g)
-    for ps, role, chs in rel_s:
-        for k, (pg, role_g, chg) in enumerate(rel_g):
-            if used[k] or role_g != role or cg[pg] != cs[ps] or cg[chg] != cs[chs]:
-                continue
-            used[k] = True
+    # relations grouped by source node, in node order, as the reference reads them; a
+    # system triple takes the first unused gold triple that fits (queues by key: linear)
+    free: dict[tuple, deque] = {}
+    for pg, role, chg in sorted(tg.relations, key=lambda r: r[0]):
+        free.setdefault((role, cg[pg], cg[chg]), deque()).append((pg, chg))
+    for ps, role, chs in sorted(ts.relations, key=lambda r: r[0]):
+        q = free.get((role, cs[ps], cs[chs]))
+        if q:
+            pg, chg = q.popleft()
             matched += 1 + pair(pg, ps) + pair(chg, chs)
-            break
-    used_a = [False] * len(tg.attributes)
+    free_a: dict[tuple, int] = {}
+    for pg, role, value in tg.attributes:
+        key = (role, value, cg[pg])
+        free_a[key] = free_a.get(key, 0) + 1
     for ps, role, value in ts.attributes:
-        for k, (pg, role_g, value_g) in enumerate(tg.attributes):
-            if not used_a[k] and role_g == role and value_g == value and cg[pg] == cs[ps]:
-                used_a[k] = True
-                matched += 1
-                break
+        key = (role, value, cs[ps])
+        if free_a.get(key, 0) > 0:
+            free_a[key] -= 1
+            matched += 1
     return matched, n_gold, n_sys
 
 
