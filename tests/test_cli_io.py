@@ -320,3 +320,15 @@ def test_broken_pipe_is_quiet(small):
     err = proc.stderr.read().decode()
     proc.wait(60)
     assert "Traceback" not in err and "Exception ignored" not in err
+
+
+def test_error_without_a_file_names_the_input(tmp_path, capsys):
+    """A writer's refusal (a DM graph has no PENMAN form) used to come without the file."""
+    p = tmp_path / "dm.mrp"
+    p.write_text(json.dumps({"id": "1", "flavor": 0, "framework": "dm", "version": 1.0,
+                             "input": "a", "tops": [0], "nodes": [{"id": 0, "label": "a",
+                                                                   "anchors": [{"from": 0, "to": 1}]}],
+                             "edges": []}) + "\n")
+    assert main(["convert", str(p), "-", "--to", "amr"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"mrkit: {p}: ") and err.count("\n") == 1, err

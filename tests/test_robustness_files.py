@@ -36,15 +36,15 @@ def xf(item: str):
 # argv: "R:name" is a robustness file, "D:path" a shared data file, "OUT.ext" the output.
 CASES = [
     ("docsmatch-dup-snt", ["docsmatch", "R:docsmatch-dup-snt.amr", "R:docsmatch-dup-snt.amr", "--json"],
-     EITHER, "f1==1", 60, [xf("item 1")]),
-    ("ilp-needed-smatch", ["smatch", "R:ilp-needed.gold.amr", "R:ilp-needed.sys.amr", "--json"], OK, "json", 60, []),
+     EITHER, "f1==1", 30, [xf("item 1")]),
+    ("ilp-needed-smatch", ["smatch", "R:ilp-needed.gold.amr", "R:ilp-needed.sys.amr", "--json"], OK, "json", 30, [xf("item 11")]),
     ("ilp-needed-docsmatch", ["docsmatch", "R:ilp-needed.gold.amr", "R:ilp-needed.sys.amr", "--json"],
-     OK, "json", 60, []),
+     OK, "json", 30, [xf("item 11")]),
     ("ilp-needed-s2match", ["score", "-m", "s2match", "R:ilp-needed.gold.amr", "R:ilp-needed.sys.amr", "--json"],
-     OK, "json", 60, []),
-    ("ilp_gold-smatch", ["smatch", "R:ilp_gold.amr", "R:ilp_sys.amr", "--json"], OK, "json", 60, []),
-    ("ilp_gold-docsmatch", ["docsmatch", "R:ilp_gold.amr", "R:ilp_sys.amr", "--json"], OK, "json", 60, []),
-    ("ilp_gold-s2match", ["score", "-m", "s2match", "R:ilp_gold.amr", "R:ilp_sys.amr", "--json"], OK, "json", 60, []),
+     OK, "json", 30, [xf("item 11")]),
+    ("ilp_gold-smatch", ["smatch", "R:ilp_gold.amr", "R:ilp_sys.amr", "--json"], OK, "json", 30, [xf("item 11")]),
+    ("ilp_gold-docsmatch", ["docsmatch", "R:ilp_gold.amr", "R:ilp_sys.amr", "--json"], OK, "json", 30, [xf("item 11")]),
+    ("ilp_gold-s2match", ["score", "-m", "s2match", "R:ilp_gold.amr", "R:ilp_sys.amr", "--json"], OK, "json", 30, [xf("item 11")]),
     ("anchor-huge-mrp", ["mrp", "R:mrp-anchor-huge-no-input.mrp", "R:mrp-anchor-huge-no-input.mrp", "--json"],
      EITHER, "json", 30, [xf("item 13")]),
     ("anchor-huge-validate", ["validate", "R:mrp-anchor-huge-no-input.mrp"], "findings", None, 30, [xf("item 13")]),
@@ -54,20 +54,20 @@ CASES = [
     ("coref-redos", ["coref", "R:coref-redos-field.conll", "R:coref-redos-field.conll"], ERROR, None, 10,
      [xf("item 13")]),
     ("mrp-500-time-limit", ["mrp", "R:mrp-500-same-label.gold.mrp", "R:mrp-500-same-label.sys.mrp",
-                            "--time-limit", "2", "--json"], OK, "json", 60, [xf("item 14")]),
+                            "--time-limit", "2", "--json"], OK, "json", 30, [xf("item 14")]),
     ("scico-3000-chain", ["hierarchy", "R:scico-3000-cluster-chain.jsonl", "R:scico-3000-cluster-chain.jsonl"],
      OK, None, 30, [xf("item 13")]),
     ("20000-attributes-wlk", ["score", "-m", "wlk", "R:penman-one-node-20000-attributes.amr",
-                              "R:penman-one-node-20000-attributes.amr", "--json"], OK, "json", 60, [xf("item 13")]),
+                              "R:penman-one-node-20000-attributes.amr", "--json"], OK, "json", 30, [xf("item 13")]),
     ("20000-attributes-wwlk", ["score", "-m", "wwlk", "R:penman-one-node-20000-attributes.amr",
-                               "R:penman-one-node-20000-attributes.amr", "--json"], OK, "json", 60, [xf("item 13")]),
+                               "R:penman-one-node-20000-attributes.amr", "--json"], OK, "json", 30, [xf("item 13")]),
     ("nesting-500-smatch", ["smatch", "R:penman-nesting-depth-500.amr", "R:penman-nesting-depth-500.amr", "--json"],
-     EITHER, "json", 60, []),
-    ("nesting-500-convert", ["convert", "R:penman-nesting-depth-500.amr", "OUT.mrp"], EITHER, None, 60, []),
+     EITHER, "json", 30, []),
+    ("nesting-500-convert", ["convert", "R:penman-nesting-depth-500.amr", "OUT.mrp"], EITHER, None, 30, []),
     ("amr-chain-1000-convert", ["convert", "R:mrp-amr-chain-1000.mrp", "OUT.amr", "--to", "amr"], OK, None, 60,
      [xf("item 13")]),
     ("amr-chain-1000-mrp", ["mrp", "R:mrp-amr-chain-1000.mrp", "R:mrp-amr-chain-1000.mrp", "--json"], OK, "json",
-     60, [xf("item 13")]),
+     30, [xf("item 13")]),
     ("deep-json-mrp", ["mrp", "R:mrp-deep-json.mrp", "R:mrp-deep-json.mrp"], ERROR, "line", 30, []),
     ("deep-json-validate", ["validate", "R:mrp-deep-json.mrp"], ERROR, "line", 30, []),
     ("deep-jsonl-coref", ["coref", "R:coref-jsonl-deep-nesting.jsonl", "R:coref-jsonl-deep-nesting.jsonl"],
@@ -173,6 +173,8 @@ def run(args, timeout):
 def check_error(proc, files, out, need_line=False):
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("mrkit: "), proc.stderr[-2000:]
+    # the fallbacks of mrkit.cli.main are one line too, but not a handled input
+    assert "internal error" not in lines[0] and "out of memory" not in lines[0], lines[0]
     assert any(f in lines[0] for f in files), f"the line names none of {files}: {lines[0]}"
     if need_line:
         assert any(f"{f}:" in lines[0] and lines[0].split(f"{f}:", 1)[1][:1].isdigit() for f in files), lines[0]

@@ -18,7 +18,7 @@ import os
 import sys
 import warnings
 
-from ..errors import MrkitError
+from ..errors import InputError, MrkitError
 
 # subcommand name -> module in this package
 COMMANDS = {
@@ -90,6 +90,8 @@ def _one_line(text: str) -> str:
 def describe_failure(exc: BaseException, args=None) -> str:
     """The one line (without ``mrkit: ``) that :func:`main` prints for ``exc``."""
     where = _where(args) if args is not None else ""
+    if isinstance(exc, InputError) and not exc.file and where:
+        return where + _one_line(str(exc))  # bad input, but the reader did not say which file
     if isinstance(exc, MrkitError):
         return _one_line(str(exc))
     if isinstance(exc, RecursionError):

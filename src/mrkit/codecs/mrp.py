@@ -267,6 +267,9 @@ def _json_lines(lines: Iterable[str], label: str) -> Iterator[tuple[int, Any, st
                 m = _ID.search(text)
                 raise InputError(f"not a JSON line: {exc.msg} (column {exc.colno})", label, lineno,
                                  m.group(1) if m else None) from None
+            except (RecursionError, ValueError) as exc:  # nested too deeply; a 5,000-digit number
+                raise InputError("JSON nested too deeply" if isinstance(exc, RecursionError)
+                                 else f"not usable JSON: {exc}", label, lineno) from None
             yield lineno, obj, label
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 text ({exc.reason})", label) from None

@@ -206,10 +206,9 @@ def read_pipeline(amr_path: str | os.PathLike, clusters_path: str | os.PathLike,
     """
     pairs = read_aligned_amr(amr_path)
     file = str(clusters_path)
-    try:
-        lines = [ln for ln in Path(clusters_path).read_text(encoding="utf-8").splitlines() if ln.strip()]
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", file) from None
+    from ..io import read_text
+
+    lines = [ln for ln in read_text(clusters_path).splitlines() if ln.strip()]
     docs = []
     pos = 0
     for lineno, ln in enumerate(lines, 1):
