@@ -332,3 +332,26 @@ def test_error_without_a_file_names_the_input(tmp_path, capsys):
     assert main(["convert", str(p), "-", "--to", "amr"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"mrkit: {p}: ") and err.count("\n") == 1, err
+
+
+def test_dev_stdout_appends_to_a_redirected_file(small, tmp_path):
+    """``-o /dev/stdout >> log``: the report is appended to the log, which is neither
+    truncated nor replaced."""
+    log = tmp_path / "log.txt"
+    log.write_text("earlier line\n")
+    env = dict(os.environ, PYTHONPATH=str(Path(__import__("mrkit").__file__).resolve().parents[1]))
+    with open(log, "a") as fh:
+        proc = subprocess.run([sys.executable, "-m", "mrkit", "smatch", small, small, "-o", "/dev/stdout"],
+                              stdout=fh, stderr=subprocess.PIPE, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr
+    text = log.read_text()
+    assert text.startswith("earlier line\n") and "F-score: 1.0000" in text
+
+
+def test_existing_file_keeps_mode_and_no_temp_left(small, tmp_path):
+    out = tmp_path / "r.txt"
+    out.write_text("old")
+    out.chmod(0o604)
+    assert main(["smatch", small, small, "-o", str(out)]) == 0
+    assert stat.S_IMODE(out.stat().st_mode) == 0o604 and "F-score: 1.0000" in out.read_text()
+    assert [p.name for p in tmp_path.iterdir()] == ["r.txt"]

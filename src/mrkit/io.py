@@ -38,6 +38,14 @@ def _resolve(path: str) -> str:
     return os.path.realpath(path)
 
 
+def _is_descriptor(path: str) -> bool:
+    """``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``: another name of an open file of
+    this process, written where it stands (appended: never truncated, never replaced), as a
+    shell redirection would."""
+    p = os.path.abspath(path)
+    return p in ("/dev/stdout", "/dev/stderr") or p.startswith(("/dev/fd/", "/proc/self/fd/"))
+
+
 def _is_special(path: str) -> bool:
     """A FIFO, character or block device or socket: written in place, never replaced."""
     try:
@@ -59,6 +67,8 @@ def check_writable(path: str | os.PathLike) -> None:
         return
     if name == "":
         raise OutputError("cannot write '': empty file name")
+    if _is_descriptor(name) and os.path.exists(name):
+        return
     target = _resolve(name)
     if os.path.isdir(target):
         raise OutputError(f"cannot write {name}: is a directory")
@@ -138,12 +148,21 @@ def atomic_write(path: str | os.PathLike, text: str | bytes) -> None:
     try:
         if os.path.isdir(target):
             raise IsADirectoryError(21, "Is a directory")
+        if _is_descriptor(name) and os.path.exists(name):
+            if name in ("/dev/stdout", "/proc/self/fd/1", "/dev/fd/1"):
+                sys.stdout.flush()
+            with open(name, "ab") as fh:
+                _write_stream(fh, text)
+            return
         if _is_special(target):
             with open(target, "wb") as fh:
                 _write_stream(fh, text)
             return
+        owner = None
         try:
-            mode = stat.S_IMODE(os.stat(target).st_mode)
+            st = os.stat(target)
+            mode = stat.S_IMODE(st.st_mode)
+            owner = (st.st_uid, st.st_gid)
         except FileNotFoundError:
             umask = os.umask(0)
             os.umask(umask)
@@ -156,6 +175,11 @@ def atomic_write(path: str | os.PathLike, text: str | bytes) -> None:
                     _write_stream(fh, text)
                     fh.flush()
                 os.chmod(tmp, mode)
+                if owner is not None and hasattr(os, "geteuid") and os.geteuid() == 0:
+                    try:  # root rewriting someone's file: it stays theirs
+                        os.chown(tmp, *owner)
+                    except OSError:
+                        pass
                 os.replace(tmp, target)
             except BaseException:
                 try:

@@ -105,7 +105,7 @@ def describe_failure(exc: BaseException, args=None) -> str:
         reason = exc.strerror or _one_line(str(exc)) or type(exc).__name__
         if name is not None:
             return f"{name}: cannot read: {reason}"
-        return f"{where}{reason}"
+        return f"system error: {reason}"
     detail = _one_line(str(exc))
     return (f"internal error: {type(exc).__name__}" + (f": {detail}" if detail else "")
             + " (set MRKIT_DEBUG=1 to see the traceback)")
