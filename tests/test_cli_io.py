@@ -161,19 +161,31 @@ def test_fifo_written_directly(small, tmp_path):
     assert no_temp_files(tmp_path)
 
 
-@pytest.mark.parametrize("device", ["/dev/stdout", "/dev/null"])
+# These tests never name the real /dev/stdout or /dev/null when run as root: mrkit 0.1.0 (and
+# any regression) would replace the system's link or device with a regular file.  A link in
+# tmp_path to the same file stands in for it (mrkit 0.1.0 replaces that link instead).
+@pytest.mark.parametrize("device", ["/proc/self/fd/1", "/dev/null"])
 def test_devices_written_directly(device, small, tmp_path):
     if not os.path.exists(device):
         pytest.skip(f"no {device}")
-    before = os.lstat(device)
-    proc = run_mrkit("smatch", small, small, "--json", "-o", device)
+    link = tmp_path / "dev"
+    link.symlink_to(device)
+    proc = run_mrkit("smatch", small, small, "--json", "-o", str(link))
     assert proc.returncode == 0, proc.stderr
-    after = os.lstat(device)
-    assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
-    if device == "/dev/stdout":
-        assert json.loads(proc.stdout)["f1"] == 1.0
-    else:
+    assert link.is_symlink() and os.readlink(link) == device
+    if device == "/dev/null":
         assert proc.stdout == ""
+    else:
+        assert json.loads(proc.stdout)["f1"] == 1.0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dev"]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="as root a regression would replace the system's /dev/stdout")
+def test_real_dev_stdout(small):
+    before = os.lstat("/dev/stdout")
+    proc = run_mrkit("smatch", small, small, "--json", "-o", "/dev/stdout")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["f1"] == 1.0
+    assert os.lstat("/dev/stdout").st_ino == before.st_ino
 
 
 @pytest.mark.parametrize("umask,mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
@@ -339,13 +351,16 @@ def test_dev_stdout_appends_to_a_redirected_file(small, tmp_path):
     truncated nor replaced."""
     log = tmp_path / "log.txt"
     log.write_text("earlier line\n")
+    stdout = tmp_path / "stdout"  # stands in for /dev/stdout (see above)
+    stdout.symlink_to("/proc/self/fd/1")
     env = dict(os.environ, PYTHONPATH=str(Path(__import__("mrkit").__file__).resolve().parents[1]))
     with open(log, "a") as fh:
-        proc = subprocess.run([sys.executable, "-m", "mrkit", "smatch", small, small, "-o", "/dev/stdout"],
+        proc = subprocess.run([sys.executable, "-m", "mrkit", "smatch", small, small, "-o", str(stdout)],
                               stdout=fh, stderr=subprocess.PIPE, text=True, env=env)
     assert proc.returncode == 0, proc.stderr
     text = log.read_text()
     assert text.startswith("earlier line\n") and "F-score: 1.0000" in text
+    assert stdout.is_symlink()
 
 
 def test_existing_file_keeps_mode_and_no_temp_left(small, tmp_path):
@@ -355,3 +370,18 @@ def test_existing_file_keeps_mode_and_no_temp_left(small, tmp_path):
     assert main(["smatch", small, small, "-o", str(out)]) == 0
     assert stat.S_IMODE(out.stat().st_mode) == 0o604 and "F-score: 1.0000" in out.read_text()
     assert [p.name for p in tmp_path.iterdir()] == ["r.txt"]
+
+
+def test_unicode_error_from_a_reader_is_located(monkeypatch, tmp_path, capsys):
+    """A reader that lets UnicodeDecodeError through: main names the file and the line."""
+    import mrkit.cli.smatch as cmd
+
+    good, bad = tmp_path / "g.amr", tmp_path / "s.amr"
+    good.write_text("(a / b)\n")
+    bad.write_bytes(b"(a / b)\n\n(c / d\xff)\n")
+
+    def run(args):
+        bad.read_text(encoding="utf-8")
+    monkeypatch.setattr(cmd, "run", run)
+    assert main(["smatch", str(good), str(bad)]) == 2
+    assert capsys.readouterr().err == f"mrkit: {bad}:3: not UTF-8 text (invalid start byte)\n"

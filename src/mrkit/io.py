@@ -38,12 +38,38 @@ def _resolve(path: str) -> str:
     return os.path.realpath(path)
 
 
-def _is_descriptor(path: str) -> bool:
-    """``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``: another name of an open file of
-    this process, written where it stands (appended: never truncated, never replaced), as a
-    shell redirection would."""
+_DESCRIPTOR_DIRS = ("/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/")
+_STANDARD = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+
+
+def _descriptor(path: str) -> int | None:
+    """The file descriptor that ``path`` names when it is ``/dev/stdout``, ``/dev/fd/N``,
+    ``/proc/self/fd/N`` (or a link to one): another name of an open file of this process,
+    written through the descriptor itself (same offset; never truncated, never replaced), as
+    the shell does with ``-``."""
     p = os.path.abspath(path)
-    return p in ("/dev/stdout", "/dev/stderr") or p.startswith(("/dev/fd/", "/proc/self/fd/"))
+    for _ in range(40):
+        if p in _STANDARD:
+            return _STANDARD[p]
+        for d in _DESCRIPTOR_DIRS:
+            if p.startswith(d) and p[len(d):].isdigit():
+                return int(p[len(d):])
+        try:
+            link = os.readlink(p)
+        except (OSError, ValueError):
+            return None
+        p = os.path.normpath(os.path.join(os.path.dirname(p), link))
+    return None
+
+
+def _write_descriptor(fd: int, data: bytes) -> None:
+    if fd == 1:
+        sys.stdout.flush()
+    elif fd == 2:
+        sys.stderr.flush()
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def _is_special(path: str) -> bool:
@@ -67,7 +93,16 @@ def check_writable(path: str | os.PathLike) -> None:
         return
     if name == "":
         raise OutputError("cannot write '': empty file name")
-    if _is_descriptor(name) and os.path.exists(name):
+    fd = _descriptor(name)
+    if fd is not None:
+        try:
+            import fcntl
+
+            flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+        except (OSError, ImportError):
+            raise OutputError(f"cannot write {name}: bad file descriptor") from None
+        if flags & os.O_ACCMODE == os.O_RDONLY:
+            raise OutputError(f"cannot write {name}: not open for writing")
         return
     target = _resolve(name)
     if os.path.isdir(target):
@@ -126,7 +161,7 @@ def atomic_write(path: str | os.PathLike, text: str | bytes) -> None:
     """Write ``text`` (str as UTF-8, or bytes as is) to ``path`` so that readers see the old
     file or the whole new one.
 
-    ``-`` is stdout.  A symlink is written through: its target is replaced (atomically, when
+    ``-`` is stdout, and so are ``/dev/stdout``, ``/dev/fd/N`` (written through the descriptor).  A symlink is written through: its target is replaced (atomically, when
     a regular file).  A FIFO or a device (``/dev/stdout``, ``/dev/null``) is written
     directly.  A new file gets the umask's mode (0o666 & ~umask), an existing file keeps
     its mode.  The temporary file is removed on any error, SIGINT or SIGTERM.  Failures
@@ -148,11 +183,9 @@ def atomic_write(path: str | os.PathLike, text: str | bytes) -> None:
     try:
         if os.path.isdir(target):
             raise IsADirectoryError(21, "Is a directory")
-        if _is_descriptor(name) and os.path.exists(name):
-            if name in ("/dev/stdout", "/proc/self/fd/1", "/dev/fd/1"):
-                sys.stdout.flush()
-            with open(name, "ab") as fh:
-                _write_stream(fh, text)
+        fd = _descriptor(name)
+        if fd is not None:
+            _write_descriptor(fd, text if isinstance(text, bytes) else text.encode("utf-8"))
             return
         if _is_special(target):
             with open(target, "wb") as fh:

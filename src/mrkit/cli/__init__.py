@@ -83,6 +83,23 @@ def _where(args) -> str:
     return ""
 
 
+def _find_bad_utf8(args) -> tuple[str, int, str] | None:
+    """The first input file that is not UTF-8, with the line of its first bad byte (a reader
+    let a UnicodeDecodeError through without saying where)."""
+    for name in _inputs(args):
+        try:
+            if not os.path.isfile(name) or os.path.getsize(name) > 1 << 30:
+                continue
+            with open(name, "rb") as fh:
+                data = fh.read()
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return name, data.count(b"\n", 0, exc.start) + 1, exc.reason
+        except OSError:
+            continue
+    return None
+
+
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
@@ -99,6 +116,9 @@ def describe_failure(exc: BaseException, args=None) -> str:
     if isinstance(exc, MemoryError):
         return f"{where}out of memory"
     if isinstance(exc, UnicodeDecodeError):
+        located = _find_bad_utf8(args) if args is not None else None
+        if located:
+            return f"{located[0]}:{located[1]}: not UTF-8 text ({located[2]})"
         return f"{where}not UTF-8 text ({exc.reason})"
     if isinstance(exc, OSError):
         name = exc.filename if exc.filename is not None else None
