@@ -15,7 +15,7 @@ What must hold for every run:
 - a second run gives the same bytes;
 - no run takes more than ``HANG`` seconds.
 
-``MRKIT_ROBUSTNESS_EXAMPLES`` sets the examples per command (default 6: CI);
+``MRKIT_ROBUSTNESS_EXAMPLES`` sets the examples per command (default 10: CI);
 ``MRKIT_ROBUSTNESS_REPORT=FILE`` collects every failure instead of stopping at the first one,
 and writes the table of what was tried (the long local run).
 """
@@ -42,7 +42,7 @@ from mrkit.cli import main  # noqa: E402
 
 D = Path(os.environ.get("MRKIT_SHARED_DATA", str(SHARED)))
 pytestmark = pytest.mark.skipif(not D.is_dir(), reason="shared data not available")
-EXAMPLES = int(os.environ.get("MRKIT_ROBUSTNESS_EXAMPLES", "6"))
+EXAMPLES = int(os.environ.get("MRKIT_ROBUSTNESS_EXAMPLES", "10"))
 REPORT = os.environ.get("MRKIT_ROBUSTNESS_REPORT")
 HANG = float(os.environ.get("MRKIT_ROBUSTNESS_HANG", "30"))
 
@@ -380,7 +380,21 @@ def check(name: str, how: str, r: int, tmp: Path) -> None:
                         + "\n".join(problems))
 
 
-@pytest.mark.parametrize("name", list(COMMANDS))
+# Commands whose readers or writers (owned by other items of issue 12) still let a wrong JSON
+# type through as an internal error (one line, but not a handled input); the long run's
+# reproducers are in the closing report.  Remove once those branches are merged.
+KNOWN = {
+    "mrp": "mrp codec: a wrong JSON type in properties/values (codecs/mrp.py _node)",
+    "validate": "validator: wrong JSON types (validate.py _ucca, _sdp)",
+    "convert-mrp-amr": "mrp codec / PENMAN writer: dict ids and labels (codecs/mrp.py iter_mrp)",
+    "convert-mrp-sdp": "SDP writer: anchors outside the input (codecs/sdp.py _tokens)",
+    "docamr-build-clusters": "pipeline clusters reader: wrong JSON types (docamr/pipeline.py project_clusters)",
+}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=False, reason=f"issue 12 item 12: {KNOWN[n]}"))
+    if n in KNOWN else n for n in COMMANDS])
 def test_mutated_inputs(name, tmp_path_factory):
     tmp = tmp_path_factory.mktemp(name)
 
