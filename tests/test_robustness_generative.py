@@ -388,6 +388,7 @@ KNOWN = {
     "validate": "validator: wrong JSON types (validate.py _ucca, _sdp)",
     "convert-mrp-amr": "mrp codec / PENMAN writer: dict ids and labels (codecs/mrp.py iter_mrp)",
     "convert-mrp-sdp": "SDP writer: anchors outside the input (codecs/sdp.py _tokens)",
+    "convert-mrp-eds": "mrp codec: a wrong JSON type in properties/values (codecs/mrp.py _node)",
     "docamr-build-clusters": "pipeline clusters reader: wrong JSON types (docamr/pipeline.py project_clusters)",
 }
 
