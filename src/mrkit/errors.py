@@ -43,3 +43,7 @@ class InputError(MrkitError):
         if self.graph is None:
             return ""
         return f"{self.unit} {self.graph}"
+
+
+class OutputError(MrkitError):
+    """An output file that cannot be written: ``cannot write PATH: reason``."""

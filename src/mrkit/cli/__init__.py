@@ -1,17 +1,24 @@
 """The ``mrkit`` command line: a thin layer over the Python API.
 
 Every subcommand lives in its own module of this package with two functions,
-``add_parser(subparsers)`` and ``run(args) -> int``.  Errors in the input reach the user
-as one line ``mrkit: <file:line, graph id: message>`` with exit status 2.
+``add_parser(subparsers)`` and ``run(args) -> int``.  :func:`main` is the one place where
+failures become what the user sees: errors in the input reach the user as one line
+``mrkit: <file:line, graph id: message>`` with exit status 2; an output path that cannot be
+written is refused before any work (``mrkit: cannot write PATH: reason``); unexpected
+internal errors print one line (``MRKIT_DEBUG=1`` shows the traceback).  Python warnings
+become one line each and library log records are not printed.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import logging
+import os
 import sys
+import warnings
 
-from ..errors import MrkitError
+from ..errors import InputError, MrkitError
 
 # subcommand name -> module in this package
 COMMANDS = {
@@ -28,8 +35,15 @@ COMMANDS = {
 }
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line on stderr (exit 2), not the usage block."""
+
+    def error(self, message: str):
+        self.exit(2, f"mrkit: {self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="mrkit",
         description="Read, convert, build and score meaning-representation graphs.",
     )
@@ -45,19 +59,133 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# argument names that hold input files, to name them when a failure carries no file
+_INPUT_ARGS = ("gold", "system", "files", "input", "file", "key", "response", "amr", "xml", "chains",
+               "clusters", "systems", "human", "text")
+
+
+def _inputs(args) -> list[str]:
+    names: list[str] = []
+    for attr in _INPUT_ARGS:
+        value = getattr(args, attr, None)
+        for v in (value if isinstance(value, (list, tuple)) else [value]):
+            if isinstance(v, str) and v and v not in names:
+                names.append(v)
+    return names
+
+
+def _where(args) -> str:
+    names = _inputs(args)
+    if len(names) == 1:
+        return f"{names[0]}: "
+    if names:
+        return f"{', '.join(names)}: "
+    return ""
+
+
+def _find_bad_utf8(args) -> tuple[str, int, str] | None:
+    """The first input file that is not UTF-8, with the line of its first bad byte (a reader
+    let a UnicodeDecodeError through without saying where)."""
+    for name in _inputs(args):
+        try:
+            if not os.path.isfile(name) or os.path.getsize(name) > 1 << 30:
+                continue
+            with open(name, "rb") as fh:
+                data = fh.read()
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return name, data.count(b"\n", 0, exc.start) + 1, exc.reason
+        except OSError:
+            continue
+    return None
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def describe_failure(exc: BaseException, args=None) -> str:
+    """The one line (without ``mrkit: ``) that :func:`main` prints for ``exc``."""
+    where = _where(args) if args is not None else ""
+    if isinstance(exc, InputError) and not exc.file and where:
+        return where + _one_line(str(exc))  # bad input, but the reader did not say which file
+    if isinstance(exc, MrkitError):
+        return _one_line(str(exc))
+    if isinstance(exc, RecursionError):
+        return f"{where}input nested too deeply to process"
+    if isinstance(exc, MemoryError):
+        return f"{where}out of memory"
+    if isinstance(exc, UnicodeDecodeError):
+        located = _find_bad_utf8(args) if args is not None else None
+        if located:
+            return f"{located[0]}:{located[1]}: not UTF-8 text ({located[2]})"
+        return f"{where}not UTF-8 text ({exc.reason})"
+    if isinstance(exc, OSError):
+        name = exc.filename if exc.filename is not None else None
+        reason = exc.strerror or _one_line(str(exc)) or type(exc).__name__
+        if name is not None:
+            return f"{name}: cannot read: {reason}"
+        return f"system error: {reason}"
+    detail = _one_line(str(exc))
+    return (f"internal error: {type(exc).__name__}" + (f": {detail}" if detail else "")
+            + " (set MRKIT_DEBUG=1 to see the traceback)")
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    try:
+        print(f"mrkit: warning: {_one_line(message)}", file=sys.stderr if file is None else file)
+    except (OSError, ValueError):
+        pass
+
+
+def _quiet_libraries() -> None:
+    """Python warnings as one line each; log records of libraries (PENMAN's parser logs
+    every problem it repairs) are not printed: mrkit reports the problem itself."""
+    warnings.showwarning = _show_warning
+    root = logging.getLogger()
+    if not root.handlers:
+        root.addHandler(logging.NullHandler())
+    logging.getLogger("penman").propagate = False
+    logging.getLogger("penman").addHandler(logging.NullHandler())
+
+
+def _stdout_gone() -> None:
+    """stdout was closed by the reader (``mrkit ... | head``): no 'Exception ignored' at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
+    _quiet_libraries()
     parser = build_parser()
     args = parser.parse_args(argv)
+    debug = bool(os.environ.get("MRKIT_DEBUG"))
     try:
-        return int(args._run(args) or 0)
-    except MrkitError as exc:
-        print(f"mrkit: {exc}", file=sys.stderr)
-        return 2
+        from ..io import check_writable
+
+        for attr in ("output", "plot"):  # every output path, checked before the work
+            if isinstance(getattr(args, attr, None), str):
+                check_writable(getattr(args, attr))
+        status = int(args._run(args) or 0)
+        sys.stdout.flush()
+        return status
     except KeyboardInterrupt:
         print("mrkit: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        _stdout_gone()
         return 0
+    except SystemExit:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the one place every failure becomes one line
+        if debug and not isinstance(exc, MrkitError):
+            raise
+        print(f"mrkit: {describe_failure(exc, args)}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

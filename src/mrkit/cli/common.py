@@ -30,7 +30,8 @@ def add_engine_options(p) -> None:
 def add_output_options(p) -> None:
     """``--json``, ``-o/--output`` and ``--digits``, shared by the scoring commands."""
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("-o", "--output", help="write the report to this file (atomically)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the report to this file (atomically; '-' is stdout; checked before any work)")
     p.add_argument("--digits", type=int, default=4, help="digits after the point (default 4)")
 
 
@@ -57,11 +58,14 @@ def progress_bar(total: int, label: str, enabled: bool | None = None) -> Iterato
 
 
 def emit(text: str, output: str | None) -> None:
-    """Print to stdout, or write the whole text atomically to a file."""
-    if output:
-        atomic_write(output, text if text.endswith("\n") else text + "\n")
+    """Print to stdout (``output`` None or ``-``), or write the whole text atomically to a file
+    (through symlinks, directly into FIFOs and devices; see :func:`mrkit.io.atomic_write`)."""
+    text = text if text.endswith("\n") else text + "\n"
+    if output is None or output == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
     else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        atomic_write(output, text)
 
 
 def to_json(obj) -> str:

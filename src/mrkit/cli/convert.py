@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import warnings
 
-from ..errors import MrkitError
+from ..errors import InputError, MrkitError
 from .common import emit
 
 HELP = """\
@@ -46,6 +46,11 @@ def run(args) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         graphs = read_graphs(args.input, src, texts=texts, framework=args.framework)
-    text = dumps_graphs(graphs, dst)
+    try:
+        text = dumps_graphs(graphs, dst)
+    except InputError:
+        raise
+    except MrkitError as exc:  # a graph the target format cannot hold: name the input file
+        raise InputError(str(exc), args.input) from None
     emit(text, None if args.output == "-" else args.output)
     return 0

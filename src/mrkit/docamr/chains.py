@@ -315,20 +315,9 @@ def _read_document(d: _Elem, graphs: dict[str, Graph], file: str) -> Document:
 def read_chain_json(path: str | os.PathLike, sentences: Sequence[Graph]) -> Document:
     """Read mrkit's chain JSON (see the module docstring) over the given sentence graphs."""
     file = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", file) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError("not valid UTF-8", file, raw[:exc.start].count(b"\n") + 1) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"malformed JSON: {exc.msg}", file, exc.lineno) from None
-    except RecursionError:
-        raise InputError("JSON nested too deeply", file) from None
+    from ..io import parse_json, read_text
+
+    data = parse_json(read_text(path), file, 1)
     if not isinstance(data, dict) or not isinstance(data.get("chains", []), list):
         raise InputError("expected an object with a \"chains\" list", file, 1)
     names = data.get("sentences")

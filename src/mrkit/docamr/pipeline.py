@@ -242,22 +242,16 @@ def read_pipeline(amr_path: str | os.PathLike, clusters_path: str | os.PathLike,
     """
     pairs = read_aligned_amr(amr_path)
     file = str(clusters_path)
-    try:
-        raw = Path(clusters_path).read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", file) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError("not valid UTF-8", file, raw[:exc.start].count(b"\n") + 1) from None
-    lines = [(no, ln) for no, ln in enumerate(text.splitlines(), 1) if ln.strip()]
+    from ..io import read_text
+
+    lines = [(no, ln) for no, ln in enumerate(read_text(clusters_path).splitlines(), 1) if ln.strip()]
     docs = []
     pos = 0
     for lineno, ln in lines:
         try:
             obj = json.loads(ln)
             clusters = obj["clusters"]
-        except (json.JSONDecodeError, KeyError, TypeError, RecursionError):
+        except (ValueError, KeyError, TypeError, RecursionError):  # ValueError: bad JSON, 5,000-digit numbers
             raise InputError("expected a JSON object with \"clusters\"", file, lineno) from None
         sents = obj.get("sentences")
         if sents is not None and not (isinstance(sents, list) and all(isinstance(x, list) for x in sents)):
