@@ -343,7 +343,7 @@ def test_error_without_a_file_names_the_input(tmp_path, capsys):
                              "edges": []}) + "\n")
     assert main(["convert", str(p), "-", "--to", "amr"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"mrkit: {p}: ") and err.count("\n") == 1, err
+    assert err.startswith(f"mrkit: {p}") and err.count("\n") == 1, err
 
 
 def test_dev_stdout_appends_to_a_redirected_file(small, tmp_path):
