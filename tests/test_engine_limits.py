@@ -106,3 +106,31 @@ def test_long_chain_against_itself(tmp_path, n):
     # an identical chain against itself: every tuple matches (by hand), certified
     assert overall["certified"] == 1 and overall["perfect"] == 1
     assert overall["labels"]["g"] == overall["labels"]["c"] == n
+
+
+def test_docsmatch_200_sentence_document_is_bounded(tmp_path):
+    """A 200-sentence document (BAMBOO SICK sentences joined with ``docamr build
+    --no-coref``) under ``--time-limit 2``: finishes, says whether it was stopped, and
+    prints the same bytes twice."""
+    import re
+
+    docs = []
+    for name in ("main_src", "main_tgt"):
+        text = shared_path("amr", "bamboo", "sick", f"{name}.test.amr").read_text()
+        blocks = [b for b in re.split(r"\n\s*\n", text) if "(" in b][:200]
+        sentences = tmp_path / f"{name}.amr"
+        sentences.write_text("\n\n".join(blocks) + "\n")
+        doc = tmp_path / f"{name}.doc.amr"
+        r = run_mrkit("docamr", "build", str(sentences), "--no-coref", "-o", str(doc), timeout=120)
+        assert r.returncode == 0, r.stderr
+        docs.append(str(doc))
+    outs = []
+    for _ in range(2):
+        t0 = time.perf_counter()
+        r = run_mrkit("docsmatch", *docs, "--time-limit", "2", "--json", "--per-pair", timeout=240)
+        assert r.returncode == 0 and r.stderr == ""
+        assert time.perf_counter() - t0 < 60
+        outs.append(r.stdout)
+    assert outs[0] == outs[1]
+    pair = json.loads(outs[0])["per_pair"][0]
+    assert pair["certified"] or (pair["method"] == "limit" and pair["bound"] >= pair["matched"])
