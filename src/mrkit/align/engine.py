@@ -295,15 +295,17 @@ def align(p: Problem, config: AlignConfig = AlignConfig(), start: np.ndarray | N
             details["stopped"] = budget.stopped
         return Alignment(mapping, score, bound, certified, method, time.perf_counter() - t0, details)
 
-    bound = round_bound(p, trivial_bound(p))
+    bound = trivial_bound(p)
     budget.charge(float(p.n_a) * p.n_b + len(p.a_edges) + len(p.b_edges))
-    if budget.afford(_assignment_cost(p)):
-        budget.charge(_assignment_cost(p))
+    a_cost = _assignment_cost(p)
+    if budget.afford(a_cost):
+        budget.charge(a_cost)
         b_assign, a_start = assignment_bound(p)
         bound = round_bound(p, min(b_assign, bound))
     else:
         budget.charge(4.0 * p.n_a * p.n_b)
         a_start = greedy_start(p)
+        bound = round_bound(p, bound)
     target = bound - TOL
     mapping, score = None, -1.0
     if start is not None:
@@ -314,8 +316,8 @@ def align(p: Problem, config: AlignConfig = AlignConfig(), start: np.ndarray | N
             mapping, score = m2, s2
     if score >= target:
         return done(mapping, score, bound, True, "bound")
-    if budget.afford(2 * _assignment_cost(p)):
-        budget.charge(2 * _assignment_cost(p))
+    if budget.afford(2 * a_cost):
+        budget.charge(2 * a_cost)
         bound = round_bound(p, min(bound, directed_bound(p)))
         if score >= bound - TOL:
             return done(mapping, score, bound, True, "bound")
