@@ -188,6 +188,6 @@ def test_time_limit_reports_best_score_and_bound_never_optimal():
     p = build_problem(side(40), side(40))
     t0 = time.perf_counter()
     res = align(p, AlignConfig(restarts=0, time_limit=0.5))
-    assert time.perf_counter() - t0 < 5  # one budget for LP and MIP together
-    assert not res.certified and res.method == "ilp-timeout"
+    assert time.perf_counter() - t0 < 5  # one budget for the whole pair
+    assert not res.certified and res.method == "limit" and res.details["stopped"] == "work"
     assert res.score == p.score(res.mapping) < res.bound

@@ -47,8 +47,31 @@ def map_pairs(fn: Callable[..., Any], items: Sequence[tuple], extra: tuple = (),
     return out
 
 
+def _worker_init(parent: int) -> None:
+    """Make a worker leave quietly: Ctrl-C is the parent's to handle (it terminates the
+    pool), SIGTERM ends the worker without a traceback, and on Linux the worker gets
+    SIGTERM when the parent dies (else it would write its results into a closed pipe)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
+        except Exception:  # no prctl: the checks below and the pool's own cleanup remain
+            pass
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(0)
+
+
 def new_pool(workers: int):
-    """A process pool (fork where available, so workers share the parent's modules)."""
+    """A process pool (fork where available, so workers share the parent's modules) whose
+    workers exit quietly when the run is interrupted or the parent dies."""
     import multiprocessing as mp
 
-    return mp.get_context("fork" if sys.platform != "win32" else "spawn").Pool(workers)
+    return mp.get_context("fork" if sys.platform != "win32" else "spawn").Pool(
+        workers, initializer=_worker_init, initargs=(os.getpid(),))

@@ -10,7 +10,7 @@ except ImportError as exc:  # a source checkout without the C extension built
         "mrkit's compiled alignment kernel (mrkit.align._kernel) is missing: install mrkit "
         "with pip, or run `python setup.py build_ext --inplace` in a source checkout") from exc
 
-from .engine import AlignConfig, Alignment, align
+from .engine import AlignConfig, Alignment, Budget, align, pair_budget
 from .problem import Features, Problem, build_problem
 
-__all__ = ["AlignConfig", "Alignment", "Features", "Problem", "align", "build_problem"]
+__all__ = ["AlignConfig", "Alignment", "Budget", "Features", "Problem", "align", "build_problem", "pair_budget"]

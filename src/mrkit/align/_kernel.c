@@ -17,6 +17,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -195,13 +196,16 @@ static double total_score(const prob_t *P, const int32_t *m, int nE) {
 /* Best-improvement climb from m (modified in place).  A move sends gold node i to
  * system node j; the gold node that held j (if any) takes i's old image. */
 static double climb_once(const prob_t *P, int32_t *m, int32_t *owner, double score,
-                         double target, long *evals) {
+                         double target, long long *evals, long long max_evals) {
     const int nA = P->nA, nB = P->nB;
     for (;;) {
-        if (score >= target) return score;
+        if (score >= target || *evals >= max_evals) return score;
         double best = 1e-9;
         int bi = -1, bj = -1;
         for (int i = 0; i < nA; i++) {
+            /* out of work: stop before the next row, keeping the mapping as it is (the
+             * moves of a partial sweep are not applied: the result stays deterministic) */
+            if (*evals >= max_evals) return score;
             int j0 = m[i];
             const double *Ui = P->U + (size_t)i * nB;
             for (int j = 0; j < nB; j++) {
@@ -235,16 +239,22 @@ static double climb_once(const prob_t *P, int32_t *m, int32_t *owner, double sco
 }
 
 /* climb(U, allowed, useful, a_src, a_tgt, a_lab, b_src, b_tgt, b_lab,
- *       nA, nB, nEa, nEb, mapping, restarts, seed, target) -> (score, evaluations, restarts_used)
- * mapping holds the start and receives the best mapping found. */
+ *       nA, nB, nEa, nEb, mapping, restarts, seed, target[, max_evals])
+ *   -> (score, evaluations, restarts_used)
+ * mapping holds the start and receives the best mapping found.  max_evals (default: no
+ * limit) bounds the move evaluations: a deterministic work limit, checked before every
+ * row of a sweep and before every restart. */
 static PyObject *k_climb(PyObject *self, PyObject *args) {
     PyObject *o[10];
     int nA, nB, nE, nEb, restarts;
     unsigned long long seed;
     double target;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOiiiiOiKd", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
-                          &o[6], &o[7], &o[8], &nA, &nB, &nE, &nEb, &o[9], &restarts, &seed, &target))
+    long long max_evals = LLONG_MAX;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOiiiiOiKd|L", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
+                          &o[6], &o[7], &o[8], &nA, &nB, &nE, &nEb, &o[9], &restarts, &seed, &target,
+                          &max_evals))
         return NULL;
+    if (max_evals < 0) max_evals = LLONG_MAX;
     Py_buffer b[10];
     Py_ssize_t sizes[10] = {(Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB,
                             nE, nE, nE, nEb, nEb, nEb, nA};
@@ -270,7 +280,7 @@ static PyObject *k_climb(PyObject *self, PyObject *args) {
         release_bufs(b, 10);
         return PyErr_NoMemory();
     }
-    long evals = 0;
+    long long evals = 0;
     int used = 0;
     double best;
     Py_BEGIN_ALLOW_THREADS
@@ -300,9 +310,9 @@ static PyObject *k_climb(PyObject *self, PyObject *args) {
         if (j >= 0 && j < nB && P.allowed[(size_t)i * nB + j] && owner[j] < 0) { m[i] = j; owner[j] = i; }
         else m[i] = -1;
     }
-    best = climb_once(&P, m, owner, total_score(&P, m, nE), target, &evals);
+    best = climb_once(&P, m, owner, total_score(&P, m, nE), target, &evals, max_evals);
     memcpy(mapping, m, sizeof(int32_t) * (size_t)nA);
-    for (int r = 0; r < restarts && best < target; r++) {
+    for (int r = 0; r < restarts && best < target && evals < max_evals; r++) {
         used++;
         /* random start: gold nodes in random order, each to a random free useful node */
         for (int j = 0; j < nB; j++) owner[j] = -1;
@@ -317,14 +327,14 @@ static PyObject *k_climb(PyObject *self, PyObject *args) {
                 if (owner[j] < 0 && P.useful[(size_t)i * nB + j]) cand[nc++] = j;
             if (nc) { int j = cand[rng_below(&rng, (uint32_t)nc)]; m[i] = j; owner[j] = i; }
         }
-        double s = climb_once(&P, m, owner, total_score(&P, m, nE), target, &evals);
+        double s = climb_once(&P, m, owner, total_score(&P, m, nE), target, &evals, max_evals);
         if (s > best + 1e-9) { best = s; memcpy(mapping, m, sizeof(int32_t) * (size_t)nA); }
     }
     Py_END_ALLOW_THREADS
     free(inc_ptr); free(inc_edge); free(bptr); free(blab); free(btgt);
     free(m); free(owner); free(order); free(cand);
     release_bufs(b, 10);
-    return Py_BuildValue("dli", best, evals, used);
+    return Py_BuildValue("dLi", best, evals, used);
 }
 
 /* weights(U, allowed, a_src, a_tgt, a_lab, b_src, b_tgt, b_lab, nA, nB, nEa, nEb, nL, w, useful, mode)

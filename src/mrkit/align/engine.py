@@ -30,7 +30,8 @@ from typing import Literal
 import numpy as np
 
 from . import _kernel
-from .bounds import assignment_bound, directed_bound, lagrangian_bound, round_bound, trivial_bound
+from .bounds import (LAGRANGIAN_ITERATIONS, LAGRANGIAN_MAX_WORK, assignment_bound, directed_bound,
+                     lagrangian_bound, round_bound, trivial_bound)
 from .problem import Problem, restrict
 
 ExactMode = Literal["auto", "always", "never"]
@@ -76,13 +77,104 @@ class Alignment:
     details: dict = field(default_factory=dict)
 
 
-def _climb(p: Problem, start: np.ndarray, restarts: int, seed: int, target: float) -> tuple[np.ndarray, float]:
+WORK_PER_SECOND = 3e7
+"""How ``time_limit`` maps to work: one second buys this many steps (a step is about one
+move evaluation of the climber per incident edge, one inner step of an assignment, one
+simplex iteration per row and column of the LP; see :class:`Budget`).  Calibrated once
+on one core of the development machine (2 cores, shared) and fixed: the outcome of a
+limited pair depends on the work done, never on the clock or the machine's load."""
+
+SAFETY_FACTOR = 10.0
+"""The wall clock only stops a pair that has run this many times its time limit (plus a
+second): a safety net far above the work limit, for a solver that cannot be stopped by
+counting.  A pair stopped by it has ``details["stopped"] == "wall-clock"``."""
+
+PY_STEP = 50.0
+"""Steps charged for one Python-level item of work (building the ILP model)."""
+
+
+class Budget:
+    """The work a pair may still do: ``time_limit * WORK_PER_SECOND`` steps, counted
+    deterministically, and a wall-clock safety net far above it (see ``SAFETY_FACTOR``).
+
+    ``Budget(None)`` never runs out.  ``stopped`` says why a stage was skipped or cut
+    short: ``"work"`` (the deterministic limit) or ``"wall-clock"`` (the safety net).
+    """
+
+    def __init__(self, time_limit: float | None) -> None:
+        self.limited = time_limit is not None
+        self.left = float("inf") if time_limit is None else max(0.0, float(time_limit)) * WORK_PER_SECOND
+        self.deadline = (None if time_limit is None
+                         else time.perf_counter() + SAFETY_FACTOR * max(0.0, float(time_limit)) + 1.0)
+        self.stopped: str | None = None
+
+    def charge(self, steps: float) -> None:
+        self.left -= steps
+
+    def afford(self, steps: float) -> bool:
+        """True if ``steps`` more fit (records why not)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            self.stopped = "wall-clock"
+            return False
+        if steps > self.left:
+            self.stopped = self.stopped or "work"
+            return False
+        return True
+
+    def seconds_left(self) -> float | None:
+        """Wall-clock time to the safety net (for solvers that cannot count our steps)."""
+        return None if self.deadline is None else max(1e-3, self.deadline - time.perf_counter())
+
+
+def pair_budget(config: "AlignConfig") -> Budget:
+    """The budget of one pair under ``config`` (unlimited with ``exact="always"``)."""
+    return Budget(None if config.exact == "always" else config.time_limit)
+
+
+def _eval_cost(p: Problem) -> float:
+    """Steps of one move evaluation: two nodes' incident edges, before and after."""
+    return 2.0 + 4.0 * len(p.a_edges) / max(1, p.n_a)
+
+
+ASSIGNMENT_STEP = 0.1
+"""Steps charged per inner step of an assignment (``min(n)^2 * max(n)`` of them at most):
+its inner loop is a few instructions, about a tenth of a move evaluation (measured: a
+1,000-node chain takes 2.4 s for 10^9 of them)."""
+
+
+def _assignment_cost(p: Problem) -> float:
+    small, big = sorted((p.n_a, p.n_b))
+    return ASSIGNMENT_STEP * small * small * big + float(p.n_a) * p.n_b
+
+
+def _climb(p: Problem, start: np.ndarray, restarts: int, seed: int, target: float,
+           budget: Budget | None = None) -> tuple[np.ndarray, float]:
     mapping = np.ascontiguousarray(start, dtype=np.int32).copy()
-    score, _evals, _used = _kernel.climb(
+    cost = _eval_cost(p)
+    max_evals = -1 if budget is None or budget.left == float("inf") else int(max(0.0, budget.left) // cost)
+    score, evals, _used = _kernel.climb(
         p.U, p.allowed, p.useful, *p.edge_columns(), p.n_a, p.n_b, len(p.a_edges), len(p.b_edges),
-        mapping, restarts, seed & 0xFFFFFFFFFFFFFFFF, target,
+        mapping, restarts, seed & 0xFFFFFFFFFFFFFFFF, target, max_evals,
     )
+    if budget is not None:
+        budget.charge(evals * cost + p.n_a + p.n_b + len(p.a_edges))
+        if max_evals >= 0 and evals >= max_evals and score < target:
+            budget.stopped = budget.stopped or "work"
     return mapping, float(score)
+
+
+def greedy_start(p: Problem) -> np.ndarray:
+    """A cheap start when the assignment is too costly: gold nodes in order, each to its
+    free system node of highest assignment weight (O(n_a * n_b))."""
+    mapping = np.full(p.n_a, -1, dtype=np.int32)
+    free = np.ones(p.n_b, dtype=bool)
+    for i in range(p.n_a):
+        row = np.where(free & (p.useful[i] > 0), p.weights[i], -1.0)
+        j = int(np.argmax(row)) if p.n_b else -1
+        if j >= 0 and row[j] > 0:
+            mapping[i] = j
+            free[j] = False
+    return mapping
 
 
 def _goal(p: Problem, score: float) -> float:
@@ -100,7 +192,7 @@ LP / ILP is the better use of the time."""
 
 
 def _branch_and_bound(p: Problem, mapping: np.ndarray, score: float,
-                      config: AlignConfig) -> tuple[np.ndarray, float, bool]:
+                      config: AlignConfig, budget: Budget | None = None) -> tuple[np.ndarray, float, bool]:
     """Depth-first branch-and-bound over candidate constraints, bounded by the
     Lagrangian bound: (best mapping, its score, True if every branch was closed).
 
@@ -120,9 +212,15 @@ def _branch_and_bound(p: Problem, mapping: np.ndarray, score: float,
     degree = np.bincount(p.a_edges[:, :2].ravel(), minlength=p.n_a) if len(p.a_edges) else np.zeros(p.n_a)
     stack = [p.allowed]
     nodes = 0
+    small, big = sorted((p.n_a, p.n_b))
+    node_cost = ASSIGNMENT_STEP * LAGRANGIAN_ITERATIONS * small * small * big + 4.0 * p.n_a * p.n_b
     while stack:
         if nodes == BRANCH_NODES:
             return mapping, score, False
+        if budget is not None:
+            if not budget.afford(node_cost):
+                return mapping, score, False
+            budget.charge(node_cost)
         nodes += 1
         allowed = stack.pop()
         q = restrict(p, allowed)
@@ -151,7 +249,7 @@ def _branch_and_bound(p: Problem, mapping: np.ndarray, score: float,
                 child[i, j] = 1
                 stack.append(child)
             continue
-        m2, s2 = _climb(q, assignment_bound(q)[1], 1, config.seed, float("inf"))
+        m2, s2 = _climb(q, assignment_bound(q)[1], 1, config.seed, float("inf"), budget)
         if s2 > score:
             mapping, score = m2, s2
             if closed(b):
@@ -169,66 +267,126 @@ def _branch_and_bound(p: Problem, mapping: np.ndarray, score: float,
     return mapping, score, True
 
 
-def align(p: Problem, config: AlignConfig = AlignConfig(), start: np.ndarray | None = None) -> Alignment:
+def align(p: Problem, config: AlignConfig = AlignConfig(), start: np.ndarray | None = None,
+          budget: Budget | None = None) -> Alignment:
     """Best mapping of ``p`` with its certificate.
 
     ``start``: an optional mapping a caller already has (e.g. the optimum of the same
     problem under a candidate constraint); the search climbs from it first, then from
     the assignment start, and keeps the better of the two.
+
+    ``config.time_limit`` bounds the whole pair (climbing, restarts, bounds,
+    branch-and-bound, model building, LP and ILP) through a deterministic work budget
+    (:class:`Budget`); ``exact="always"`` lifts it.  A pair stopped by it is reported
+    uncertified with its best bound (method ``limit``, ``details["stopped"]``).
+    ``budget``: a :class:`Budget` shared by several calls for one pair (a metric that
+    aligns a pair more than once); by default each call has its own.
     """
     t0 = time.perf_counter()
     if p.n_a == 0 or p.n_b == 0:
         return Alignment(np.full(p.n_a, -1, dtype=np.int32), 0.0, 0.0, True, "bound", 0.0)
-    b_assign, a_start = assignment_bound(p)
-    bound = round_bound(p, min(b_assign, trivial_bound(p)))
+    if budget is None:
+        budget = pair_budget(config)
+
+    def done(mapping, score, bound, certified, method):
+        details = {}
+        if not certified and budget.stopped:
+            method = "limit"
+            details["stopped"] = budget.stopped
+        return Alignment(mapping, score, bound, certified, method, time.perf_counter() - t0, details)
+
+    bound = trivial_bound(p)
+    budget.charge(float(p.n_a) * p.n_b + len(p.a_edges) + len(p.b_edges))
+    a_cost = _assignment_cost(p)
+    if budget.afford(a_cost):
+        budget.charge(a_cost)
+        b_assign, a_start = assignment_bound(p)
+        bound = round_bound(p, min(b_assign, bound))
+    else:
+        budget.charge(4.0 * p.n_a * p.n_b)
+        a_start = greedy_start(p)
+        bound = round_bound(p, bound)
     target = bound - TOL
     mapping, score = None, -1.0
     if start is not None:
-        mapping, score = _climb(p, start, 0, config.seed, target)
+        mapping, score = _climb(p, start, 0, config.seed, target, budget)
     if score < target:
-        m2, s2 = _climb(p, a_start, 0, config.seed, target)
+        m2, s2 = _climb(p, a_start, 0, config.seed, target, budget)
         if s2 > score:
             mapping, score = m2, s2
     if score >= target:
-        return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
-    bound = round_bound(p, min(bound, directed_bound(p)))
-    if score >= bound - TOL:
-        return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
-    lagrangian = lagrangian_bound(p, _goal(p, score))
-    bound = round_bound(p, min(bound, lagrangian))
-    if score >= bound - TOL:
-        return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
-    if config.restarts:
-        m2, s2 = _climb(p, mapping, config.restarts, config.seed, bound - TOL)
+        return done(mapping, score, bound, True, "bound")
+    if budget.afford(2 * a_cost):
+        budget.charge(2 * a_cost)
+        bound = round_bound(p, min(bound, directed_bound(p)))
+        if score >= bound - TOL:
+            return done(mapping, score, bound, True, "bound")
+    else:
+        return done(mapping, score, bound, False, "heuristic")
+    small, big = sorted((p.n_a, p.n_b))
+    lagrangian_work = float(LAGRANGIAN_ITERATIONS) * small * small * big
+    lagrangian_cost = ASSIGNMENT_STEP * lagrangian_work
+    lagrangian = float("inf")
+    if lagrangian_work <= LAGRANGIAN_MAX_WORK and budget.afford(lagrangian_cost):
+        budget.charge(lagrangian_cost)
+        lagrangian = lagrangian_bound(p, _goal(p, score))
+        bound = round_bound(p, min(bound, lagrangian))
+        if score >= bound - TOL:
+            return done(mapping, score, bound, True, "bound")
+    if config.restarts and budget.afford(0.0):
+        m2, s2 = _climb(p, mapping, config.restarts, config.seed, bound - TOL, budget)
         if s2 > score:
             mapping, score = m2, s2
         if score >= bound - TOL:
-            return Alignment(mapping, score, bound, True, "bound", time.perf_counter() - t0)
-    small, big = sorted((p.n_a, p.n_b))
+            return done(mapping, score, bound, True, "bound")
     if lagrangian < float("inf") and float(small) * small * big <= BRANCH_MAX_WORK:
-        mapping, score, closed = _branch_and_bound(p, mapping, score, config)
+        mapping, score, closed = _branch_and_bound(p, mapping, score, config, budget)
         if closed:
-            return Alignment(mapping, score, score, True, "branch", time.perf_counter() - t0)
+            return done(mapping, score, score, True, "branch")
     if config.exact == "never":
-        return Alignment(mapping, score, bound, False, "heuristic", time.perf_counter() - t0)
-    from .ilp import build_model
+        return done(mapping, score, bound, False, "heuristic")
+    from .ilp import build_model, model_size
 
-    # the time limit is a budget for the whole pair: what the LP used, the MIP cannot
-    deadline = None if config.exact == "always" or config.time_limit is None else t0 + config.time_limit
-
-    def remaining() -> float | None:
-        return None if deadline is None else max(1e-3, deadline - time.perf_counter())
-
+    n_var, n_nonzeros = model_size(p)
+    if not budget.afford(PY_STEP * (n_var + n_nonzeros)):
+        return done(mapping, score, bound, False, "heuristic")
+    budget.charge(PY_STEP * (n_var + n_nonzeros))
     model = build_model(p)
-    lp = round_bound(p, min(model.lp_bound(remaining()), bound))
+    width = float(model.n_rows + model.n_x + model.n_y)
+    # LP: a simplex iteration costs about a pass over the rows and columns
+    lp_value, lp_iterations = model.lp_bound(budget.seconds_left(), _iterations(budget, width))
+    budget.charge(lp_iterations * width)
+    lp = round_bound(p, min(lp_value, bound))
     if score >= lp - EPS:
-        return Alignment(mapping, score, lp, True, "lp", time.perf_counter() - t0)
-    res = model.solve(start=mapping, time_limit=remaining())
+        return done(mapping, score, lp, True, "lp")
+    if lp_value == float("inf"):  # the LP was stopped: no bound from it, no MIP
+        budget.stopped = budget.stopped or "work"
+        return done(mapping, score, bound, False, "heuristic")
+    # MIP: the root node (cuts, heuristics) costs some LP solves, every further node about
+    # a tenth of one; the node limit is the deterministic limit inside HiGHS
+    root = MIP_ROOT_LPS * max(lp_iterations, 1) * width
+    node = max(lp_iterations / 10.0, 1.0) * width
+    if not budget.afford(root + node):
+        return done(mapping, score, lp, False, "heuristic")
+    max_nodes = None if budget.left == float("inf") else int(min(2**31 - 1, (budget.left - root) // node))
+    res = model.solve(start=mapping, time_limit=budget.seconds_left(), max_nodes=max_nodes)
     if res.score >= score:
         mapping, score = res.mapping, res.score
     ilp_bound = round_bound(p, min(res.bound, lp))
     certified = res.optimal or score >= ilp_bound - EPS
-    return Alignment(
-        mapping, score, score if certified else ilp_bound, certified,
-        "ilp" if certified else "ilp-timeout", time.perf_counter() - t0,
-    )
+    if not certified:
+        budget.stopped = budget.stopped or ("wall-clock" if res.status == "time" else "work")
+    return done(mapping, score, score if certified else ilp_bound, certified, "ilp")
+
+
+MIP_ROOT_LPS = 10.0
+"""The MIP's root node is charged this many LP relaxations (HiGHS's root, with its cuts
+and heuristics, took about six times the LP's simplex iterations on the hardest pairs
+measured)."""
+
+
+def _iterations(budget: Budget, width: float) -> int | None:
+    """Simplex iterations the budget affords for a model of this width."""
+    if budget.left == float("inf"):
+        return None
+    return int(min(2**31 - 1, max(1.0, budget.left / max(width, 1.0))))

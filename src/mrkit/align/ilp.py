@@ -11,8 +11,10 @@ Objective: ``sum U_ij x_ij + sum y_ef``.
 
 from __future__ import annotations
 
+import os
 import time
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,6 +29,77 @@ class ILPResult:
     bound: float
     optimal: bool
     seconds: float
+    status: str = "optimal"
+    """``optimal``, ``time`` (the wall-clock safety net stopped it) or ``work`` (the node limit)."""
+
+
+def _flush_c_stdio() -> None:
+    """Flush the C library's stdio buffers (what HiGHS printed is then written out)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).fflush(None)
+    except Exception:  # no C library to flush (e.g. Windows): nothing buffered there
+        pass
+
+
+@contextmanager
+def _silenced_fds() -> None:
+    """File descriptors 1 and 2 go to the null device for the duration.
+
+    HiGHS writes its banner with C stdio, below Python: ``contextlib.redirect_stdout``
+    cannot catch it, and in a notebook fd 1 is not even the cell's output.  C buffers are
+    flushed before (so nothing printed earlier is lost) and after (so nothing HiGHS printed
+    is written later).  A descriptor that was closed is closed again afterwards.
+    """
+    _flush_c_stdio()
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    saved: list[tuple[int, int | None]] = []
+    try:
+        for fd in (1, 2):
+            try:
+                saved.append((fd, os.dup(fd)))
+            except OSError:
+                saved.append((fd, None))
+            os.dup2(devnull, fd)
+        yield
+    finally:
+        _flush_c_stdio()
+        for fd, old in saved:
+            if old is None:
+                os.close(fd)
+            else:
+                os.dup2(old, fd)
+                os.close(old)
+        os.close(devnull)
+
+
+_INT_MAX = 2**31 - 1
+
+_SOLVER: tuple[int, object] | None = None
+"""(process id, HiGHS instance): one solver per process, created silently and reused."""
+
+
+def quiet_highs():
+    """This process's HiGHS instance, with no model and logging off.
+
+    highspy (1.16) prints a banner from the constructor, before any option applies, on
+    the C-level stdout: the instance is therefore built once per process with fds 1 and 2
+    pointing to the null device, and reused (its model cleared) for every solve.  Worker
+    processes (fork) get their own on first use.
+    """
+    global _SOLVER
+    pid = os.getpid()
+    if _SOLVER is None or _SOLVER[0] != pid:
+        import highspy
+
+        with _silenced_fds():
+            h = highspy.Highs()
+            h.setOptionValue("output_flag", False)
+        _SOLVER = (pid, h)
+    h = _SOLVER[1]
+    h.clearModel()
+    return h
 
 
 class _Model:
@@ -112,41 +185,51 @@ class _Model:
         self.lp = lp
         self.pairs, self.xid, self.y_list, self.n_x, self.n_y = pairs, xid, y_list, n_x, n_y
 
-    def _highs(self, time_limit: float | None):
-        import highspy
+    @property
+    def n_rows(self) -> int:
+        return int(self.lp.num_row_)
 
-        h = highspy.Highs()
+    def _highs(self, time_limit: float | None, iterations: int | None = None, max_nodes: int | None = None):
+        # the instance is reused: every option mrkit ever sets is set on every solve
+        h = quiet_highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("threads", 1)
         h.setOptionValue("mip_rel_gap", 0.0)
         h.setOptionValue("mip_abs_gap", 1e-6)
-        if time_limit is not None:
-            h.setOptionValue("time_limit", float(time_limit))
+        h.setOptionValue("presolve", "choose")
+        h.setOptionValue("simplex_iteration_limit", _INT_MAX if iterations is None else int(iterations))
+        h.setOptionValue("mip_max_nodes", _INT_MAX if max_nodes is None else max(1, int(max_nodes)))
+        # HiGHS compares its time limit with the run clock of the instance, which adds
+        # up over every run of the (reused) instance
+        h.setOptionValue("time_limit", float("inf") if time_limit is None else h.getRunTime() + float(time_limit))
         return h
 
-    def lp_bound(self, time_limit: float | None = None) -> float:
-        """Optimal value of the LP relaxation: an upper bound of the objective."""
+    def lp_bound(self, time_limit: float | None = None, iterations: int | None = None) -> tuple[float, int]:
+        """(optimal value of the LP relaxation, simplex iterations used): an upper bound of
+        the objective, ``inf`` when the iteration or time limit stopped it."""
         import highspy
 
         if self.n_x + self.n_y == 0:
-            return 0.0
-        h = self._highs(time_limit)
+            return 0.0, 0
+        h = self._highs(time_limit, iterations)
         h.setOptionValue("presolve", "off")  # tiny LPs: presolve costs more than it saves
         self.lp.integrality_ = []
         h.passModel(self.lp)
         h.run()
+        used = int(h.getInfo().simplex_iteration_count)
         if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-            return float("inf")
+            return float("inf"), used
         # the simplex solution is optimal up to tolerances
-        return float(h.getInfo().objective_function_value) + 1e-7
+        return float(h.getInfo().objective_function_value) + 1e-7, used
 
-    def solve(self, start: np.ndarray | None, time_limit: float | None) -> ILPResult:
+    def solve(self, start: np.ndarray | None, time_limit: float | None,
+              max_nodes: int | None = None) -> ILPResult:
         import highspy
 
         t0 = time.perf_counter()
         p, pairs, xid, y_list, n_x, n_y = self.p, self.pairs, self.xid, self.y_list, self.n_x, self.n_y
         n_var = n_x + n_y
-        h = self._highs(time_limit)
+        h = self._highs(time_limit, max_nodes=max_nodes)
         self.lp.integrality_ = [highspy.HighsVarType.kInteger] * n_x + [highspy.HighsVarType.kContinuous] * n_y
         h.passModel(self.lp)
 
@@ -180,12 +263,27 @@ class _Model:
             s0 = p.score(start)
             if s0 > score:
                 mapping, score = np.array(start, dtype=np.int32), s0
-        return ILPResult(mapping, score, max(bound, score), optimal, time.perf_counter() - t0)
+        reason = ("optimal" if optimal else "time" if status == highspy.HighsModelStatus.kTimeLimit
+                  else "work")
+        return ILPResult(mapping, score, max(bound, score), optimal, time.perf_counter() - t0, reason)
 
 
 def solve_ilp(p: Problem, start: np.ndarray | None = None, time_limit: float | None = 10.0) -> ILPResult:
     """Solve the ILP of a problem exactly (or until the time limit)."""
     return _Model(p).solve(start, time_limit)
+
+
+def model_size(p: Problem) -> tuple[int, int]:
+    """Upper bounds of the ILP's variables and nonzeros, without building it: every
+    useful pair, and every pair of a gold and a system edge with the same label."""
+    n_x = int(np.count_nonzero(p.useful))
+    n_y = 0
+    if len(p.a_edges) and len(p.b_edges):
+        ca = np.bincount(p.a_edges[:, 2], minlength=p.n_labels)
+        cb = np.bincount(p.b_edges[:, 2], minlength=p.n_labels)
+        k = min(len(ca), len(cb))
+        n_y = int(np.dot(ca[:k].astype(np.float64), cb[:k].astype(np.float64)))
+    return n_x + n_y, 2 * n_x + 5 * n_y
 
 
 def build_model(p: Problem) -> _Model:

@@ -21,7 +21,9 @@ def add_engine_options(p) -> None:
     g.add_argument("--no-ilp", action="store_true",
                    help="never run the ILP; pairs not certified by the bound report their upper bound")
     g.add_argument("--time-limit", type=float, default=10.0,
-                   help="ILP seconds per pair before reporting the best score and its bound (default 10)")
+                   help="work per pair, in seconds of a calibrated, deterministic budget (climbing, bounds, "
+                        "ILP), before reporting the best score and its bound (default 10); the result "
+                        "never depends on the machine's speed or load")
     g.add_argument("-j", "--workers", type=int, default=0,
                    help="worker processes (default 0: all cores for inputs of 1,000 pairs or more, "
                         "else one); results do not depend on it")

@@ -23,12 +23,12 @@ is certified optimal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from ..align import AlignConfig, align, build_problem
+from ..align import AlignConfig, align, build_problem, pair_budget
 from ..errors import InputError
 from ..graph import Graph
 from ..parallel import map_pairs
@@ -189,16 +189,17 @@ def score_graph(gold: Graph, system: Graph | None, config: AlignConfig = AlignCo
     ta, tb = mrp_tuples(gold), mrp_tuples(system)
     fa, fb = ta.features(), tb.features()
     problem = build_problem(fa, fb)
-    search = AlignConfig(restarts=config.restarts, seed=config.seed, exact="never")
-    res = align(problem, search)
+    search = replace(config, exact="never")
+    budget = pair_budget(config)  # --time-limit bounds the three searches together
+    res = align(problem, search, budget=budget)
     if not res.certified and config.exact != "never":
         start = res.mapping
         allowed = candidate_pairs(ta, tb)
         if allowed is not None:
-            seed = align(build_problem(fa, fb, allowed), search).mapping
+            seed = align(build_problem(fa, fb, allowed), search, budget=budget).mapping
             if problem.score(seed) > res.score:
                 start = seed
-        res = align(problem, config, start)
+        res = align(problem, config, start, budget=budget)
     counts = match_counts(ta, tb, res.mapping)
     mapping = {ta.ids[i]: (tb.ids[j] if j >= 0 else None) for i, j in enumerate(res.mapping)}
     return GraphScore(gold.framework or "", str(gold.id), counts, res.certified, res.bound,

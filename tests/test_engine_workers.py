@@ -1,0 +1,67 @@
+"""Issue 12, item 16 (workers): killing a ``-j 2`` run leaves no traceback and no worker."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import shared_path
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(d.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_killed_parallel_run_is_quiet(sig):
+    corpus = shared_path("amr", "bamboo", "sick", "main_src.test.amr")
+    import mrkit
+
+    env = dict(os.environ, PYTHONPATH=str(Path(mrkit.__file__).resolve().parents[1]))
+    proc = subprocess.Popen([sys.executable, "-m", "mrkit", "smatch", str(corpus), str(corpus),
+                             "-j", "2", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=env, start_new_session=True)
+    workers: list[int] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(workers) < 2 and proc.poll() is None:
+        time.sleep(0.1)
+        workers = _children(proc.pid)
+    if proc.poll() is not None or len(workers) < 2:
+        proc.kill()
+        pytest.skip("the run ended before its workers could be seen")
+    time.sleep(1.0)  # the workers are busy
+    if sig == signal.SIGINT:
+        os.killpg(proc.pid, sig)  # Ctrl-C in a terminal: the whole process group
+    else:
+        proc.send_signal(sig)  # the parent alone is killed
+    _out, err = proc.communicate(timeout=60)
+    for _ in range(50):
+        if not any(_alive(w) for w in workers):
+            break
+        time.sleep(0.1)
+    assert not [w for w in workers if _alive(w)], "orphaned workers"
+    assert b"Traceback" not in err, err.decode()
+    assert proc.returncode != 0
