@@ -302,3 +302,16 @@ def test_mutated_document_inputs_never_crash(tmp_path):
                             assert q.matched == q.gold == q.system and q.certified, (it, p.read_text("latin-1"))
         except MrkitError:
             pass
+
+
+def test_deep_sentence_graph_builds_a_document_without_recursion(tmp_path):
+    """A 500-deep sentence graph (depth is data) is laid out and written as a document
+    graph, and that document scores 1.0 against itself; it used to stop as too deep."""
+    deep = shared_path("robustness", "penman-nesting-depth-500.amr")
+    out = tmp_path / "doc.amr"
+    r = run_mrkit("docamr", "build", str(deep), "--no-coref", "-o", str(out))
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    [doc] = read_document_graphs(out)
+    assert len(doc.nodes) == 1 + len(loads(deep.read_text())[0].nodes)  # + the document root
+    res = docsmatch_pair(doc, doc)
+    assert res.f1 == 1.0 and res.certified

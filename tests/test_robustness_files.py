@@ -1,9 +1,6 @@
 """Issue 12 acceptance: every file of ../shared/data/robustness/ with the command(s) its
 README.md gives, and what must happen: a correct result, or exactly one stderr line
 ``mrkit: ...`` naming the file, exit status 2, no traceback, nothing written, quickly.
-
-Cases whose fix belongs to another item of issue 12 (another engineer's branch) are marked
-``xfail(strict=False)`` with the item; the marks go once those branches are merged.
 """
 
 from __future__ import annotations
@@ -28,46 +25,43 @@ pytestmark = pytest.mark.skipif(not R.is_dir(), reason="shared robustness data n
 OK, ERROR, EITHER = "ok", "error", "either"
 
 
-def xf(item: str):
-    return pytest.mark.xfail(strict=False, reason=f"issue 12 {item} (fixed in another branch)")
-
 
 # (id, argv with R/.. paths, expectation, extra check or None, time limit in s, marks)
 # argv: "R:name" is a robustness file, "D:path" a shared data file, "OUT.ext" the output.
 CASES = [
     ("docsmatch-dup-snt", ["docsmatch", "R:docsmatch-dup-snt.amr", "R:docsmatch-dup-snt.amr", "--json"],
-     EITHER, "f1==1", 30, [xf("item 1")]),
-    ("ilp-needed-smatch", ["smatch", "R:ilp-needed.gold.amr", "R:ilp-needed.sys.amr", "--json"], OK, "json", 30, [xf("item 11")]),
+     EITHER, "f1==1", 30, []),
+    ("ilp-needed-smatch", ["smatch", "R:ilp-needed.gold.amr", "R:ilp-needed.sys.amr", "--json"], OK, "json", 30, []),
     ("ilp-needed-docsmatch", ["docsmatch", "R:ilp-needed.gold.amr", "R:ilp-needed.sys.amr", "--json"],
-     OK, "json", 30, [xf("item 11")]),
+     OK, "json", 30, []),
     ("ilp-needed-s2match", ["score", "-m", "s2match", "R:ilp-needed.gold.amr", "R:ilp-needed.sys.amr", "--json"],
-     OK, "json", 30, [xf("item 11")]),
-    ("ilp_gold-smatch", ["smatch", "R:ilp_gold.amr", "R:ilp_sys.amr", "--json"], OK, "json", 30, [xf("item 11")]),
-    ("ilp_gold-docsmatch", ["docsmatch", "R:ilp_gold.amr", "R:ilp_sys.amr", "--json"], OK, "json", 30, [xf("item 11")]),
-    ("ilp_gold-s2match", ["score", "-m", "s2match", "R:ilp_gold.amr", "R:ilp_sys.amr", "--json"], OK, "json", 30, [xf("item 11")]),
+     OK, "json", 30, []),
+    ("ilp_gold-smatch", ["smatch", "R:ilp_gold.amr", "R:ilp_sys.amr", "--json"], OK, "json", 30, []),
+    ("ilp_gold-docsmatch", ["docsmatch", "R:ilp_gold.amr", "R:ilp_sys.amr", "--json"], OK, "json", 30, []),
+    ("ilp_gold-s2match", ["score", "-m", "s2match", "R:ilp_gold.amr", "R:ilp_sys.amr", "--json"], OK, "json", 30, []),
     ("anchor-huge-mrp", ["mrp", "R:mrp-anchor-huge-no-input.mrp", "R:mrp-anchor-huge-no-input.mrp", "--json"],
-     EITHER, "json", 20, [xf("item 13")]),
+     EITHER, "json", 20, []),
     ("anchor-huge-validate", ["validate", "R:mrp-anchor-huge-no-input.mrp"], "findings", None, 30, []),
     ("clusters-huge-range", ["docamr", "build", "R:clusters-aligned-amr-huge-range.amr",
                              "--clusters", "R:clusters-valid.jsonl", "-o", "OUT.amr"], ERROR, "line",20,
-     [xf("item 13")]),
+     []),
     ("coref-redos", ["coref", "R:coref-redos-field.conll", "R:coref-redos-field.conll"], ERROR, None, 10,
-     [xf("item 13")]),
+     []),
     ("mrp-500-time-limit", ["mrp", "R:mrp-500-same-label.gold.mrp", "R:mrp-500-same-label.sys.mrp",
-                            "--time-limit", "2", "--json"], OK, "json", 20, [xf("item 14")]),
+                            "--time-limit", "2", "--json"], OK, "json", 20, []),
     ("scico-3000-chain", ["hierarchy", "R:scico-3000-cluster-chain.jsonl", "R:scico-3000-cluster-chain.jsonl"],
-     OK, None, 20, [xf("item 13")]),
+     OK, None, 20, []),
     ("20000-attributes-wlk", ["score", "-m", "wlk", "R:penman-one-node-20000-attributes.amr",
-                              "R:penman-one-node-20000-attributes.amr", "--json"], OK, "json", 20, [xf("item 13")]),
+                              "R:penman-one-node-20000-attributes.amr", "--json"], OK, "json", 20, []),
     ("20000-attributes-wwlk", ["score", "-m", "wwlk", "R:penman-one-node-20000-attributes.amr",
-                               "R:penman-one-node-20000-attributes.amr", "--json"], OK, "json", 20, [xf("item 13")]),
+                               "R:penman-one-node-20000-attributes.amr", "--json"], OK, "json", 20, []),
     ("nesting-500-smatch", ["smatch", "R:penman-nesting-depth-500.amr", "R:penman-nesting-depth-500.amr", "--json"],
      EITHER, "json", 30, []),
     ("nesting-500-convert", ["convert", "R:penman-nesting-depth-500.amr", "OUT.mrp"], EITHER, None, 30, []),
     ("amr-chain-1000-convert", ["convert", "R:mrp-amr-chain-1000.mrp", "OUT.amr", "--to", "amr"], OK, None, 20,
-     [xf("item 13")]),
+     []),
     ("amr-chain-1000-mrp", ["mrp", "R:mrp-amr-chain-1000.mrp", "R:mrp-amr-chain-1000.mrp", "--json"], OK, "json",
-     30, [xf("item 13")]),
+     30, []),
     ("deep-json-mrp", ["mrp", "R:mrp-deep-json.mrp", "R:mrp-deep-json.mrp"], ERROR, "line", 20, []),
     ("deep-json-validate", ["validate", "R:mrp-deep-json.mrp"], ERROR, "line", 30, []),
     ("deep-jsonl-coref", ["coref", "R:coref-jsonl-deep-nesting.jsonl", "R:coref-jsonl-deep-nesting.jsonl"],
@@ -77,61 +71,61 @@ for name in ("mrp-input-not-string", "mrp-framework-not-string", "mrp-framework-
              "mrp-ucca-edge-list-endpoint", "mrp-amr-edge-list-endpoint"):
     passes = name in ("mrp-ucca-edge-list-endpoint", "mrp-amr-edge-list-endpoint")
     CASES.append((f"{name}-mrp", ["mrp", f"R:{name}.mrp", f"R:{name}.mrp"], ERROR, None, 30,
-                  [] if passes else [xf("item 12 (mrp codec)")]))
+                  [] if passes else []))
     passes = name in ("mrp-input-not-string", "mrp-framework-not-string")
     CASES.append((f"{name}-validate", ["validate", f"R:{name}.mrp"], "findings", None, 30,
-                  [] if passes else [xf("item 12 (validator)")]))
+                  [] if passes else []))
 CASES += [
     ("no-anchors-to-sdp", ["convert", "R:mrp-no-anchors-to-sdp.mrp", "OUT.sdp", "--to", "sdp"], EITHER, None, 30,
-     [xf("item 12 (sdp writer)")]),
+     []),
     ("input-not-string-to-sdp", ["convert", "R:mrp-input-not-string-to-sdp.mrp", "OUT.sdp", "--to", "sdp"],
-     EITHER, None, 30, [xf("item 12 (mrp codec)")]),
+     EITHER, None, 30, []),
     ("amr-empty-graph-to-amr", ["convert", "R:mrp-amr-empty-graph.mrp", "OUT.amr", "--to", "amr"], EITHER, None, 30,
-     [xf("item 12 (penman writer)")]),
+     []),
     ("eds-invalid-utf8", ["convert", "R:eds-invalid-utf8.eds", "OUT.mrp", "--from", "eds"], ERROR, "line", 30, []),
     ("sdp-invalid-utf8", ["convert", "R:sdp-invalid-utf8.sdp", "OUT.mrp", "--from", "sdp"], ERROR, "line", 30, []),
     ("chains-invalid-utf8", ["docamr", "build", "D:docamr/msamr-samples/pp.amr.txt", "--chains",
                              "R:chains-invalid-utf8.json", "-o", "OUT.amr"], ERROR, "line", 30, []),
     ("msamr-bogus-encoding-build", ["docamr", "build", "D:docamr/msamr-samples/welsh.amr.txt", "--xml",
                                     "R:msamr-bogus-encoding.xml", "-o", "OUT.amr"], ERROR, "line", 30,
-     [xf("item 12/17 (MS-AMR XML reader)")]),
+     []),
     ("msamr-order-not-int-build", ["docamr", "build", "D:docamr/msamr-samples/welsh.amr.txt", "--xml",
                                    "R:msamr-order-not-int.xml", "-o", "OUT.amr"], ERROR, "line", 30,
-     [xf("item 12 (MS-AMR XML reader)")]),
+     []),
     ("msamr-bogus-encoding-coref", ["coref", "R:msamr-bogus-encoding.xml", "R:msamr-bogus-encoding.xml", "--amr",
                                     "D:docamr/msamr-samples/welsh.amr.txt", "D:docamr/msamr-samples/welsh.amr.txt"],
-     ERROR, "line", 30, [xf("item 12/17 (MS-AMR XML reader)")]),
+     ERROR, "line", 30, []),
     ("msamr-order-not-int-coref", ["coref", "R:msamr-order-not-int.xml", "R:msamr-order-not-int.xml", "--amr",
                                    "D:docamr/msamr-samples/welsh.amr.txt", "D:docamr/msamr-samples/welsh.amr.txt"],
-     ERROR, "line", 30, [xf("item 12 (MS-AMR XML reader)")]),
+     ERROR, "line", 30, []),
 ]
 for name in ("ucca-terminal-id-without-dot", "ucca-terminal-id-not-numeric", "ucca-terminal-without-id"):
     CASES.append((name, ["convert", f"R:{name}.xml", "OUT.mrp", "--from", "ucca"], ERROR, None, 30,
-                  [xf("item 12 (UCCA reader)")]))
+                  []))
 for name in ("clusters-null.jsonl", "clusters-mention-dict.jsonl"):
     CASES.append((name, ["docamr", "build", "D:docamr/ibm-docamr-example/doc_sen.amr", "--clusters", f"R:{name}",
-                         "-o", "OUT.amr"], ERROR, None, 30, [xf("item 12 (pipeline clusters reader)")]))
+                         "-o", "OUT.amr"], ERROR, None, 30, []))
 CASES += [
     ("clusters-isi-nonnumeric", ["docamr", "build", "R:clusters-aligned-amr-isi-nonnumeric.amr", "--clusters",
                                  "R:clusters-valid.jsonl", "-o", "OUT.amr"], ERROR, None, 30,
-     [xf("item 12 (pipeline clusters reader)")]),
+     []),
     ("small-missing-folder", ["smatch", "R:small.amr", "R:small.amr", "-o", "OUT-missing/x.json"], "output-error",
      None, 30, []),
     ("small-folder", ["smatch", "R:small.amr", "R:small.amr", "-o", "OUT-dir"], "output-error", None, 30, []),
     ("small-empty-path", ["smatch", "R:small.amr", "R:small.amr", "-o", ""], "output-error", None, 30, []),
     ("small-new-file", ["smatch", "R:small.amr", "R:small.amr", "--json", "-o", "OUT.json"], OK, "file", 30, []),
     ("concept-less-s2match", ["score", "-m", "s2match", "R:penman-concept-less-node.amr",
-                              "R:penman-concept-less-node.amr"], ERROR, None, 30, [xf("item 9")]),
-    ("concept-less-convert", ["convert", "R:penman-concept-less-node.amr", "-"], ERROR, None, 30, [xf("item 9")]),
+                              "R:penman-concept-less-node.amr"], ERROR, None, 30, []),
+    ("concept-less-convert", ["convert", "R:penman-concept-less-node.amr", "-"], ERROR, None, 30, []),
     ("role-without-value", ["smatch", "R:penman-role-without-value.amr", "R:penman-role-without-value.amr"],
      EITHER, None, 30, []),
     ("relation-to-missing-cluster", ["hierarchy", "R:scico-relation-to-missing-cluster.jsonl",
-                                     "R:scico-relation-to-missing-cluster.jsonl"], "warning", None, 30, [xf("item 9")]),
+                                     "R:scico-relation-to-missing-cluster.jsonl"], "warning", None, 30, []),
 ]
 for name in ("sc-rel-cycle", "sc-float-offset", "sc-para-oob"):
-    CASES.append((name, ["hierarchy", f"R:{name}.jsonl", f"R:{name}.jsonl"], ERROR, None, 30, [xf("item 9")]))
+    CASES.append((name, ["hierarchy", f"R:{name}.jsonl", f"R:{name}.jsonl"], ERROR, None, 30, []))
 for name in ("coref-jsonl-float-span", "coref-jsonl-string-span", "coref-jsonl-no-doc-key"):
-    CASES.append((name, ["coref", f"R:{name}.jsonl", f"R:{name}.jsonl"], ERROR, None, 30, [xf("item 9")]))
+    CASES.append((name, ["coref", f"R:{name}.jsonl", f"R:{name}.jsonl"], ERROR, None, 30, []))
 
 
 def _expand(argv, tmp_path):

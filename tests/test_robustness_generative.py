@@ -380,22 +380,7 @@ def check(name: str, how: str, r: int, tmp: Path) -> None:
                         + "\n".join(problems))
 
 
-# Commands whose readers or writers (owned by other items of issue 12) still let a wrong JSON
-# type through as an internal error (one line, but not a handled input); the long run's
-# reproducers are in the closing report.  Remove once those branches are merged.
-KNOWN = {
-    "mrp": "mrp codec: a wrong JSON type in properties/values (codecs/mrp.py _node)",
-    "validate": "validator: wrong JSON types (validate.py _ucca, _sdp)",
-    "convert-mrp-amr": "mrp codec / PENMAN writer: dict ids and labels (codecs/mrp.py iter_mrp)",
-    "convert-mrp-sdp": "SDP writer: anchors outside the input (codecs/sdp.py _tokens)",
-    "convert-mrp-eds": "mrp codec: a wrong JSON type in properties/values (codecs/mrp.py _node)",
-    "docamr-build-clusters": "pipeline clusters reader: wrong JSON types (docamr/pipeline.py project_clusters)",
-}
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(strict=False, reason=f"issue 12 item 12: {KNOWN[n]}"))
-    if n in KNOWN else n for n in COMMANDS])
+@pytest.mark.parametrize("name", list(COMMANDS))
 def test_mutated_inputs(name, tmp_path_factory):
     tmp = tmp_path_factory.mktemp(name)
 

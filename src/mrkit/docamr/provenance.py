@@ -177,16 +177,17 @@ def document_tree(g: Graph):
     used: set[int] = set()
     branches_of: dict[str, list] = {}
 
-    def build(v: str, strict: bool) -> tuple:
+    def start(v: str) -> tuple:
         placed[v] = None
         n = g.nodes[v]
         br: list = [("/", n.label)] if n.label is not None else []
         br += [(":" + p.key, _constant(p)) for p in n.properties]
         branches_of[v] = br
-        grow(v, strict)
         return (v, br)
 
-    def grow(v: str, strict: bool) -> None:
+    def grow_steps(v: str, strict: bool):
+        """Add v's branches; yield each new child, whose own branches the caller grows
+        (depth first) before this resumes: a tree as deep as the graph, without recursion."""
         br = branches_of[v]
         for e in out[v]:
             if id(e) in used:
@@ -198,13 +199,29 @@ def document_tree(g: Graph):
                     br.append((":" + e.label, t))
                 continue
             used.add(id(e))
-            br.append((":" + e.label, build(t, strict)))
+            br.append((":" + e.label, start(t)))
+            yield t
         for e in inc[v]:
             s = e.source
             if id(e) in used or s in placed or (strict and home[s] != home[v]):
                 continue
             used.add(id(e))
-            br.append((":" + _invert(e.label), build(s, strict)))
+            br.append((":" + _invert(e.label), start(s)))
+            yield s
+
+    def grow(v: str, strict: bool) -> None:
+        stack = [grow_steps(v, strict)]
+        while stack:
+            child = next(stack[-1], None)
+            if child is None:
+                stack.pop()
+            else:
+                stack.append(grow_steps(child, strict))
+
+    def build(v: str, strict: bool) -> tuple:
+        node = start(v)
+        grow(v, strict)
+        return node
 
     root = build(top, True)
     while len(placed) < len(g.nodes):
@@ -219,9 +236,9 @@ def document_tree(g: Graph):
 
 
 def dumps_documents(graphs: list[Graph]) -> str:
-    import penman
+    from ..codecs.penman import format_tree
 
-    return "\n\n".join(penman.format(document_tree(g), indent=6) for g in graphs) + "\n"
+    return "\n\n".join(format_tree(document_tree(g), indent=6) for g in graphs) + "\n"
 
 
 def write_document_graphs(graphs: list[Graph], path) -> None:
