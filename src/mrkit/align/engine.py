@@ -163,6 +163,18 @@ def _climb(p: Problem, start: np.ndarray, restarts: int, seed: int, target: floa
     return mapping, float(score)
 
 
+def _climb_rest(p: Problem, mapping: np.ndarray, score: float, bound: float, config: AlignConfig,
+                budget: Budget) -> tuple[np.ndarray, float]:
+    """Spend what is left of a limited budget on more seeded restarts, when the exact
+    solver cannot be afforded: the limit the user set buys search, not an early stop.
+    Stops at the bound, or when the (deterministic) work runs out."""
+    if budget.left == float("inf") or budget.left <= 0 or budget.stopped == "wall-clock":
+        return mapping, score
+    m2, s2 = _climb(p, mapping, 2**31 - 1, config.seed + 1, bound - TOL, budget)
+    budget.stopped = budget.stopped or "work"
+    return (m2, s2) if s2 > score else (mapping, score)
+
+
 def greedy_start(p: Problem) -> np.ndarray:
     """A cheap start when the assignment is too costly: gold nodes in order, each to its
     free system node of highest assignment weight (O(n_a * n_b))."""
@@ -347,9 +359,15 @@ def align(p: Problem, config: AlignConfig = AlignConfig(), start: np.ndarray | N
         return done(mapping, score, bound, False, "heuristic")
     from .ilp import build_model, model_size
 
+    def give_up(bound: float) -> Alignment:
+        best, value = _climb_rest(p, mapping, score, bound, config, budget)
+        if value >= bound - TOL:
+            return done(best, value, bound, True, "bound")
+        return done(best, value, bound, False, "heuristic")
+
     n_var, n_nonzeros = model_size(p)
     if not budget.afford(PY_STEP * (n_var + n_nonzeros)):
-        return done(mapping, score, bound, False, "heuristic")
+        return give_up(bound)
     budget.charge(PY_STEP * (n_var + n_nonzeros))
     model = build_model(p)
     width = float(model.n_rows + model.n_x + model.n_y)
@@ -361,13 +379,13 @@ def align(p: Problem, config: AlignConfig = AlignConfig(), start: np.ndarray | N
         return done(mapping, score, lp, True, "lp")
     if lp_value == float("inf"):  # the LP was stopped: no bound from it, no MIP
         budget.stopped = budget.stopped or "work"
-        return done(mapping, score, bound, False, "heuristic")
+        return give_up(bound)
     # MIP: the root node (cuts, heuristics) costs some LP solves, every further node about
     # a tenth of one; the node limit is the deterministic limit inside HiGHS
     root = MIP_ROOT_LPS * max(lp_iterations, 1) * width
     node = max(lp_iterations / 10.0, 1.0) * width
     if not budget.afford(root + node):
-        return done(mapping, score, lp, False, "heuristic")
+        return give_up(lp)
     max_nodes = None if budget.left == float("inf") else int(min(2**31 - 1, (budget.left - root) // node))
     res = model.solve(start=mapping, time_limit=budget.seconds_left(), max_nodes=max_nodes)
     if res.score >= score:
