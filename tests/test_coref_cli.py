@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import shared_path
+from conftest import run_mrkit, shared_path
 from mrkit.cli import main
 
 
@@ -82,3 +82,15 @@ def test_hierarchy_command(capsys):
     assert out["path_ratio"]["micro"] == pytest.approx(0.5119047619047619)
     assert main(["hierarchy", str(folder / "gold.jsonl"), str(folder / "system.jsonl")]) == 0
     assert "hierarchy 50%" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command,content", [("coref", ""), ("coref", "\n\n"), ("hierarchy", "")])
+def test_nothing_to_score_is_an_error_not_a_score(tmp_path, command, content):
+    """Issue 12 item 8: files without a document (topic) used to print a table of 0/0
+    scores with exit 0; nothing scored is an error."""
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text(content)
+    args = [command, str(empty), str(empty)] + (["--format", "jsonl"] if content else [])
+    r = run_mrkit(*args, "--json")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith(f"mrkit: {empty}: holds no ") and r.stderr.count("\n") == 1, r.stderr

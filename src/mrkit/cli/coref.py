@@ -71,7 +71,7 @@ def format_table(rows, digits: int, title: str = "metric", marks: dict | None = 
 
 def run(args) -> int:
     from ..coref import read_documents, score_documents
-    from ..errors import MrkitError
+    from ..errors import InputError, MrkitError
 
     metrics = [m.strip() for m in args.metrics.split(",")] if args.metrics else None
     options = dict(keep_singletons=not args.remove_singletons, repeated=args.repeated,
@@ -83,8 +83,10 @@ def run(args) -> int:
             result = score_chain_files(args.key, args.amr[0], args.response, args.amr[1],
                                        align=not args.no_align, **options)
         else:
-            result = score_documents(read_documents(args.key, args.format),
-                                     read_documents(args.response, args.format),
+            key = read_documents(args.key, args.format)
+            if not key:  # nothing to score is not a perfect score
+                raise InputError("holds no document: nothing to score", args.key)
+            result = score_documents(key, read_documents(args.response, args.format),
                                      response_file=args.response, **options)
     except ValueError as exc:
         raise MrkitError(str(exc)) from None

@@ -6,6 +6,7 @@ import argparse
 import sys
 import warnings
 
+from ..errors import InputError
 from .common import emit, to_json
 
 HELP = """\
@@ -45,6 +46,8 @@ def run(args) -> int:
         gold, system = read_scico(args.gold), read_scico(args.system)
     for message in dict.fromkeys(str(w.message) for w in caught):  # once each, in order
         print(f"mrkit: warning: {message}", file=sys.stderr)
+    if not gold:  # nothing to score is not a perfect score
+        raise InputError("holds no topic: nothing to score", args.gold)
     result = score_topics(gold, system, keep_singletons=args.keep_singletons, system_file=args.system)
     if args.json:
         emit(to_json({"gold": args.gold, "system": args.system, **result.to_dict(per_topic=args.per_topic)}),
