@@ -307,7 +307,10 @@ def test_mrkit_debug_shows_the_traceback(monkeypatch):
 
 def test_usage_error_is_one_line():
     proc = run_mrkit("smatch", "--digits", "many")
-    one_line_error(proc, "mrkit: mrkit smatch: argument --digits")
+    one_line_error(proc, "mrkit: argument --digits")
+    assert "(see mrkit smatch --help)" in proc.stderr
+    proc = run_mrkit("compare", "a", "b", "--no-such-option")
+    one_line_error(proc, "mrkit: unrecognized arguments: --no-such-option")  # not "mrkit: mrkit: ..."
 
 
 def test_warnings_and_library_logs_are_one_line(tmp_path):

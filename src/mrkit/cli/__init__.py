@@ -39,7 +39,7 @@ class _Parser(argparse.ArgumentParser):
     """Usage errors as one line on stderr (exit 2), not the usage block."""
 
     def error(self, message: str):
-        self.exit(2, f"mrkit: {self.prog}: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"mrkit: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
