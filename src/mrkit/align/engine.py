@@ -15,8 +15,9 @@
    branch it cannot close, and certifies the best mapping when every branch is closed;
 5. otherwise, when allowed, the LP relaxation of the exact ILP (HiGHS): if its bound is
    reached the result is certified;
-6. otherwise the ILP itself, warm-started with the best mapping, under a per-pair time
-   limit; if the limit is hit, the best score and the best bound are reported.
+6. otherwise the ILP itself, warm-started with the best mapping, under the pair's work
+   budget (:class:`Budget`); when the model or its root does not fit, the rest of the
+   budget goes to more seeded restarts; a stopped pair reports its best score and bound.
 
 Everything is deterministic for a given seed.
 """
@@ -72,7 +73,8 @@ class Alignment:
     certified: bool
     method: str
     """How the result was proven: ``bound`` (search reached a combinatorial bound: trivial, assignment, directed or Lagrangian),
-    ``branch`` (branch-and-bound closed every branch), ``lp`` (search reached the LP-relaxation bound), ``ilp`` (exact solver), ``ilp-timeout`` / ``heuristic`` (not proven: see ``bound``)."""
+    ``branch`` (branch-and-bound closed every branch), ``lp`` (search reached the LP-relaxation bound), ``ilp`` (exact solver); not proven (see ``bound``): ``heuristic``, or ``limit`` when the
+    work budget stopped the pair (``details["stopped"]`` says why)."""
     seconds: float = 0.0
     details: dict = field(default_factory=dict)
 
