@@ -174,15 +174,44 @@ static void next_token(lexer *lx) {
 
 /* ------------------------------------------------------------------ building */
 
+/* Short texts (variables, roles, concepts, constants) repeat within and across graphs: a
+ * small fixed-size table of recent ones (bounded memory, entries replaced on collision)
+ * gives the same str object again, saving allocations and speeding later dict lookups. */
+#define CACHE_SIZE 4096
+#define CACHE_MAX_LEN 32
+static PyObject *cache[CACHE_SIZE];
+
+static PyObject *substring(PyObject *block, const lexer *lx, Py_ssize_t a, Py_ssize_t b) {
+    Py_ssize_t n = b - a;
+    if (n <= 0 || n > CACHE_MAX_LEN) return PyUnicode_Substring(block, a, b);
+    size_t h = 1469598103934665603ULL;
+    for (Py_ssize_t i = a; i < b; i++) h = (h ^ (size_t)CH(lx, i)) * 1099511628211ULL;
+    h ^= (size_t)n;
+    PyObject **slot = &cache[(h ^ (h >> 17)) & (CACHE_SIZE - 1)];
+    PyObject *hit = *slot;
+    if (hit && PyUnicode_GET_LENGTH(hit) == n && PyUnicode_KIND(hit) == lx->kind &&
+        memcmp(PyUnicode_DATA(hit), (const char *)lx->data + a * lx->kind, (size_t)(n * lx->kind)) == 0) {
+        Py_INCREF(hit);
+        return hit;
+    }
+    PyObject *res = PyUnicode_Substring(block, a, b);
+    /* only canonical (same-kind) results are kept, so the memcmp above is exact */
+    if (res && PyUnicode_KIND(res) == lx->kind) {
+        Py_INCREF(res);
+        Py_XSETREF(*slot, res);
+    }
+    return res;
+}
+
 /* text of [a, b), with the alignment marker that follows (if the next token is one)
  * appended; the lexer is left after the last token used. NULL on memory errors. */
 static PyObject *text_with_alignment(PyObject *block, lexer *lx) {
     Py_ssize_t a = lx->a, b = lx->b;
     next_token(lx);
-    if (lx->type != T_ALIGN) return PyUnicode_Substring(block, a, b);
+    if (lx->type != T_ALIGN) return substring(block, lx, a, b);
     PyObject *res;
     if (lx->a == b) {
-        res = PyUnicode_Substring(block, a, lx->b);
+        res = substring(block, lx, a, lx->b);
     } else {
         PyObject *left = PyUnicode_Substring(block, a, b);
         if (!left) return NULL;
@@ -286,15 +315,21 @@ static int open_node(PyObject *block, lexer *lx, fstack *s, PyObject *role) {
     s->n++; /* owned from here on (cleared by fstack_clear) */
     PyObject *concept = text_with_alignment(block, lx);
     if (!concept) return ERR;
-    PyObject *br = Py_BuildValue("(ON)", s_slash, concept);
-    if (!br) return ERR;
+    PyObject *br = PyTuple_New(2);
+    if (!br) {
+        Py_DECREF(concept);
+        return ERR;
+    }
+    Py_INCREF(s_slash);
+    PyTuple_SET_ITEM(br, 0, s_slash);
+    PyTuple_SET_ITEM(br, 1, concept);
     fr->branches = PyList_New(1);
     if (!fr->branches) {
         Py_DECREF(br);
         return ERR;
     }
     PyList_SET_ITEM(fr->branches, 0, br);
-    fr->var = PyUnicode_Substring(block, va, vb);
+    fr->var = substring(block, lx, va, vb);
     if (!fr->var) return ERR;
     return OK;
 }
