@@ -181,26 +181,33 @@ static void next_token(lexer *lx) {
 #define CACHE_MAX_LEN 32
 static PyObject *cache[CACHE_SIZE];
 
-static PyObject *substring(PyObject *block, const lexer *lx, Py_ssize_t a, Py_ssize_t b) {
+static PyObject *cached_substring(PyObject *block, Py_ssize_t a, Py_ssize_t b) {
     Py_ssize_t n = b - a;
     if (n <= 0 || n > CACHE_MAX_LEN) return PyUnicode_Substring(block, a, b);
+    int kind = PyUnicode_KIND(block);
+    const void *data = PyUnicode_DATA(block);
     size_t h = 1469598103934665603ULL;
-    for (Py_ssize_t i = a; i < b; i++) h = (h ^ (size_t)CH(lx, i)) * 1099511628211ULL;
+    for (Py_ssize_t i = a; i < b; i++) h = (h ^ (size_t)PyUnicode_READ(kind, data, i)) * 1099511628211ULL;
     h ^= (size_t)n;
     PyObject **slot = &cache[(h ^ (h >> 17)) & (CACHE_SIZE - 1)];
     PyObject *hit = *slot;
-    if (hit && PyUnicode_GET_LENGTH(hit) == n && PyUnicode_KIND(hit) == lx->kind &&
-        memcmp(PyUnicode_DATA(hit), (const char *)lx->data + a * lx->kind, (size_t)(n * lx->kind)) == 0) {
+    if (hit && PyUnicode_GET_LENGTH(hit) == n && PyUnicode_KIND(hit) == kind &&
+        memcmp(PyUnicode_DATA(hit), (const char *)data + a * kind, (size_t)(n * kind)) == 0) {
         Py_INCREF(hit);
         return hit;
     }
     PyObject *res = PyUnicode_Substring(block, a, b);
     /* only canonical (same-kind) results are kept, so the memcmp above is exact */
-    if (res && PyUnicode_KIND(res) == lx->kind) {
+    if (res && PyUnicode_KIND(res) == kind) {
         Py_INCREF(res);
         Py_XSETREF(*slot, res);
     }
     return res;
+}
+
+static PyObject *substring(PyObject *block, const lexer *lx, Py_ssize_t a, Py_ssize_t b) {
+    (void)lx;
+    return cached_substring(block, a, b);
 }
 
 /* text of [a, b), with the alignment marker that follows (if the next token is one)
@@ -580,17 +587,29 @@ typedef struct {
     PyObject *palign;   /* owned dict or NULL */
 } gframe;
 
+/* Node(var, label, properties) of a tree node, whose first branch is its concept (as
+ * parse() builds it); the properties list is filled while the node is open.
+ * OK, FAIL (alignment Python reports) or ERR. */
 static int new_gframe(gframe *f, PyObject *tree_node, PyObject *nodes) {
     f->var = PyTuple_GET_ITEM(tree_node, 0);
     f->branches = PyTuple_GET_ITEM(tree_node, 1);
-    f->i = 0;
+    f->i = 1;
     f->palign = NULL;
-    f->props = NULL;
-    f->node = PyObject_CallOneArg(NodeCls, f->var);
-    if (!f->node) return -1;
-    if (PyDict_SetItem(nodes, f->var, f->node) < 0) return -1;
+    f->node = NULL;
     f->props = PyList_New(0);
-    return f->props ? 0 : -1;
+    if (!f->props) return ERR;
+    PyObject *label, *align;
+    int r = split_alignment(PyTuple_GET_ITEM(PyList_GET_ITEM(f->branches, 0), 1), &label, &align);
+    if (r != OK) return r;
+    PyObject *args[3] = {f->var, label, f->props};
+    f->node = PyObject_Vectorcall(NodeCls, args, 3, NULL);
+    Py_DECREF(label);
+    if (!f->node || PyDict_SetItem(nodes, f->var, f->node) < 0) {
+        Py_XDECREF(align);
+        return ERR;
+    }
+    if (align && set_extra(f->node, s_alignment, align) < 0) return ERR;
+    return OK;
 }
 
 static void gframe_clear(gframe *f) {
@@ -697,7 +716,7 @@ static int build_graph(PyObject *root, PyObject *meta, Py_ssize_t index, PyObjec
         goto error;
     }
     sn = 1;
-    if (new_gframe(&st[0], root, nodes) < 0) goto error;
+    if ((r = new_gframe(&st[0], root, nodes)) != OK) goto error;
     while (sn) {
         gframe *f = &st[sn - 1];
         int pushed = 0;
@@ -706,7 +725,7 @@ static int build_graph(PyObject *root, PyObject *meta, Py_ssize_t index, PyObjec
             PyObject *role = PyTuple_GET_ITEM(br, 0), *target = PyTuple_GET_ITEM(br, 1);
             PyObject *rtext, *ralign, *text, *align;
             f->i++;
-            if (role == s_slash || PyUnicode_Compare(role, s_slash) == 0) { /* the concept */
+            if (role == s_slash) { /* a concept (parse() puts it first, as s_slash) */
                 if ((r = split_alignment(target, &text, &align)) != OK) goto error;
                 int e = PyObject_SetAttr(f->node, s_label, text);
                 Py_DECREF(text);
@@ -719,7 +738,7 @@ static int build_graph(PyObject *root, PyObject *meta, Py_ssize_t index, PyObjec
             }
             if ((r = split_alignment(role, &rtext, &ralign)) != OK) goto error;
             {
-                PyObject *stripped = PyUnicode_Substring(rtext, 1, PyUnicode_GET_LENGTH(rtext));
+                PyObject *stripped = cached_substring(rtext, 1, PyUnicode_GET_LENGTH(rtext));
                 Py_DECREF(rtext);
                 rtext = stripped;
                 if (!rtext) {
@@ -748,7 +767,7 @@ static int build_graph(PyObject *root, PyObject *meta, Py_ssize_t index, PyObjec
                     scap *= 2;
                 }
                 sn++;
-                if (new_gframe(&st[sn - 1], target, nodes) < 0) goto error;
+                if ((r = new_gframe(&st[sn - 1], target, nodes)) != OK) goto error;
                 pushed = 1;
                 break;
             }
@@ -783,10 +802,17 @@ static int build_graph(PyObject *root, PyObject *meta, Py_ssize_t index, PyObjec
                 if (ralign && set_extra(e, s_alignment, ralign) < 0) goto error;
             } else {
                 Py_XDECREF(ralign);
-                PyObject *p = PyObject_CallFunctionObjArgs(PropertyCls, rtext, value,
-                                                           quoted ? Py_True : Py_False, NULL);
-                Py_DECREF(value);
-                Py_DECREF(rtext);
+                /* Property(rtext, value, quoted): a NamedTuple, made as tuple.__new__ makes it */
+                PyObject *p = ((PyTypeObject *)PropertyCls)->tp_alloc((PyTypeObject *)PropertyCls, 3);
+                if (p) {
+                    PyTuple_SET_ITEM(p, 0, rtext);
+                    PyTuple_SET_ITEM(p, 1, value);
+                    Py_INCREF(quoted ? Py_True : Py_False);
+                    PyTuple_SET_ITEM(p, 2, quoted ? Py_True : Py_False);
+                } else {
+                    Py_DECREF(value);
+                    Py_DECREF(rtext);
+                }
                 if (!p || PyList_Append(f->props, p) < 0) {
                     Py_XDECREF(p);
                     Py_XDECREF(align);
@@ -850,6 +876,10 @@ static PyObject *p_configure(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *g, *n, *e, *p;
     if (!PyArg_ParseTuple(args, "OOOO", &g, &n, &e, &p)) return NULL;
+    if (!PyType_Check(p) || !PyType_IsSubtype((PyTypeObject *)p, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "configure: Property must be a tuple subclass (NamedTuple)");
+        return NULL;
+    }
     Py_INCREF(g);
     Py_INCREF(n);
     Py_INCREF(e);
