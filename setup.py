@@ -10,6 +10,11 @@ setup(
             extra_compile_args=["-O3", "-std=c99"],
         ),
         Extension(
+            "mrkit.codecs._penman",
+            sources=["src/mrkit/codecs/_penman.c"],
+            extra_compile_args=["-O3", "-std=c99"],
+        ),
+        Extension(
             "mrkit.metrics._distances",
             sources=["src/mrkit/metrics/_distances.c"],
             extra_compile_args=["-O3", "-std=c99"],

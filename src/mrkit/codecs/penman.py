@@ -332,6 +332,10 @@ def parse_block(start: int, block: str, label: str, index: int) -> list[Graph]:
     ``index`` is the number of graphs before this block (graphs without ``# ::id`` are
     numbered from 1 in file order).  Comment-only blocks give no graph.
     """
+    if _compiled is not None and not os.environ.get("MRKIT_PURE_PENMAN"):
+        graphs = _compiled.read_block(block, start, index, label)
+        if graphs is not None:  # None: not read cleanly, the Python code reports why
+            return graphs
     content = [(k, ln) for k, ln in enumerate(block.splitlines())
                if ln.strip() and not ln.lstrip().startswith("#")]
     if not content:
@@ -355,6 +359,14 @@ def read_blocks(path: str | os.PathLike) -> list[tuple[int, str]]:
         raise InputError(f"cannot read: {exc.strerror}", str(path)) from None
     with fh:
         return list(_blocks(_decoded_lines(fh, str(path))))
+
+
+try:  # the compiled reader (_penman.c): _tokens + _parse_trees + _tree_to_graph of a block
+    from . import _penman as _compiled
+
+    _compiled.configure(Graph, Node, Edge, Property)
+except ImportError:  # not built: the Python code reads everything
+    _compiled = None
 
 
 def _block_id(block: str) -> str | None:

@@ -1,0 +1,120 @@
+"""Reading PENMAN: the compiled reader against mrkit's Python reader and the penman library.
+
+    python benchmarks/bench_penman_read.py [--repeat 5] [--no-smatch]
+
+For each file: `read_penman` with the Python reader (MRKIT_PURE_PENMAN=1), with the
+compiled reader (src/mrkit/codecs/_penman.c; build it with `python setup.py build_ext
+--inplace`), and `penman.load` for scale; best of --repeat runs, in this process. Then
+`mrkit smatch` on BAMBOO SICK as a whole command (start-up included, best of --repeat,
+wall time and peak RSS from /usr/bin/time when present), with either reader. Data come from
+../shared/data beside the project. Reports, asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "amr"
+
+FILES = {
+    "BAMBOO SICK (src + tgt)": ["bamboo/sick/main_src.test.amr", "bamboo/sick/main_tgt.test.amr"],
+    "Little Prince v3.0": ["little-prince/amr-bank-struct-v3.0.txt"],
+    "Bio test": ["bio/amr-release-test-bio.txt"],
+}
+
+
+def best(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def read_times(paths: list[Path], repeat: int) -> tuple[int, float, float, float]:
+    import penman
+
+    from mrkit.codecs import penman as codec
+
+    def mrkit_read():
+        return sum(len(codec.read_penman(p)) for p in paths)
+
+    os.environ["MRKIT_PURE_PENMAN"] = "1"
+    n = mrkit_read()
+    python = best(mrkit_read, repeat)
+    os.environ.pop("MRKIT_PURE_PENMAN")
+    assert mrkit_read() == n
+    fast = best(mrkit_read, repeat)
+    lib = best(lambda: [penman.load(str(p)) for p in paths], repeat)
+    return n, python, fast, lib
+
+
+def smatch_time(pure: bool, repeat: int) -> tuple[float, str]:
+    gold, system = (str(DATA / f) for f in FILES["BAMBOO SICK (src + tgt)"])
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT / "src")
+    if pure:
+        env["MRKIT_PURE_PENMAN"] = "1"
+    else:
+        env.pop("MRKIT_PURE_PENMAN", None)
+    timer = shutil.which("time") or ("/usr/bin/time" if Path("/usr/bin/time").exists() else None)
+    walls, rss = [], ""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "time.txt"
+        for _ in range(repeat):
+            cmd = [sys.executable, "-m", "mrkit", "smatch", gold, system]
+            if timer:
+                cmd = [timer, "-f", "%e %M", "-o", str(out)] + cmd
+            t0 = time.perf_counter()
+            proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+            walls.append(time.perf_counter() - t0)
+            if proc.returncode != 0:
+                raise SystemExit(f"mrkit smatch failed: {proc.stderr[-300:]}")
+            if timer:
+                rss = f"{int(out.read_text().split()[-1]) // 1024} MB"
+    return min(walls), rss
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--no-smatch", action="store_true", help="skip the whole-command timing")
+    args = ap.parse_args()
+    if not DATA.exists():
+        raise SystemExit(f"shared data not found: {DATA}")
+    sys.path.insert(0, str(ROOT / "src"))
+    from mrkit.codecs import penman as codec
+
+    if codec._compiled is None:
+        raise SystemExit("the compiled reader is not built: python setup.py build_ext --inplace")
+
+    print(f"read_penman, best of {args.repeat} (seconds)")
+    print(f"| file | graphs | MB | Python reader | compiled | speed-up | penman.load |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name, rel in FILES.items():
+        paths = [DATA / r for r in rel]
+        mb = sum(p.stat().st_size for p in paths) / 1e6
+        n, python, fast, lib = read_times(paths, args.repeat)
+        print(f"| {name} | {n:,} | {mb:.2f} | {python:.3f} | {fast:.3f} | {python / fast:.1f}x | {lib:.3f} |")
+    if args.no_smatch:
+        return
+    print()
+    print(f"`mrkit smatch` on BAMBOO SICK, 4,929 pairs, whole command, best of {args.repeat}")
+    print("| reader | wall (s) | peak RSS |")
+    print("|---|---:|---:|")
+    for label, pure in (("Python (MRKIT_PURE_PENMAN=1)", True), ("compiled", False)):
+        wall, rss = smatch_time(pure, args.repeat)
+        print(f"| {label} | {wall:.2f} | {rss} |")
+
+
+if __name__ == "__main__":
+    main()
