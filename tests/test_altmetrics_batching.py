@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from altmetrics_helpers import amr_graphs, graph
-from mrkit.embeddings import get_embeddings
-from mrkit.metrics.labelled import labelled_graph
+from mrkit.codecs.vectors import get_embeddings
+from mrkit.features.labelled import labelled_graph
 from mrkit.metrics.wlk import levi_graph
 from mrkit.metrics.s2match import _SimCache, concept_similarity
 from mrkit.metrics.wwlk import node_vector, wl_embed_many

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from mrkit.amr import is_inverted, normalize_relation, triples
+from mrkit.model.amr import is_inverted, normalize_relation
+from mrkit.features.triples import triples
 from mrkit.codecs.penman import loads
 
 

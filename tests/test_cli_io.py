@@ -1,5 +1,5 @@
 """Issue 12, items 12 and 16: one-line failures from ``mrkit.cli.main`` and the readers of
-``mrkit.io``; ``-o`` through symlinks, FIFOs and devices, with the umask's mode, checked
+``mrkit.codecs._files``; ``-o`` through symlinks, FIFOs and devices, with the umask's mode, checked
 before the work, no temporary file left behind."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 from conftest import SHARED, run_mrkit
 from mrkit.cli import main
 from mrkit.errors import InputError, OutputError
-from mrkit.io import atomic_write, check_writable, json_lines, numbered_lines, read_text
+from mrkit.codecs._files import atomic_write, check_writable, json_lines, numbered_lines, read_text
 
 SMALL = "(a / small :mod (b / example))\n"  # 4 triples: scored against itself, F = 1
 
@@ -204,7 +204,7 @@ def test_sigterm_during_write_removes_the_temporary_file(tmp_path):
     out = tmp_path / "out.txt"
     code = f"""
 import os, signal, sys
-import mrkit.io as io
+import mrkit.codecs._files as io
 real = io._write_stream
 def slow(fh, text):
     fh.write(b"partial")

@@ -10,7 +10,8 @@ import pytest
 from conftest import shared_path
 from mrkit.codecs.penman import read_penman
 from mrkit.coref.amr import coref_over_variables, variable_maps
-from mrkit.docamr.chains import Mention, read_chain_json, read_msamr
+from mrkit.model.document import Mention
+from mrkit.codecs.msamr import read_chain_json, read_msamr
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from conftest import shared_path
 from mrkit.coref import score_documents
 from mrkit.coref.hierarchy import closure, hierarchy_counts, path_ratio_counts, score_topics
-from mrkit.coref.scico import Topic, read_scico
+from mrkit.codecs.scico import Topic, read_scico
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from mrkit.coref import CorefDocument, score_clusters, score_documents
 from mrkit.coref.metrics import METRICS
-from mrkit.coref.model import dedupe, prepare
+from mrkit.model.clusters import dedupe, prepare
 
 
 def test_hand_computed_example():

@@ -21,7 +21,7 @@ from coref_mutations import byte_mutations, json_type_mutations
 from mrkit.cli import main
 from mrkit.coref import read_conll, read_jsonlines, score_documents
 from mrkit.coref.hierarchy import score_topics
-from mrkit.coref.scico import read_scico
+from mrkit.codecs.scico import read_scico
 from mrkit.errors import InputError
 
 RUNS = 60  # mutations per source and kind; `python -m pytest` stays in seconds

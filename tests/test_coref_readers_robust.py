@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import run_mrkit, shared_path
 from mrkit.coref import read_conll, read_jsonlines
-from mrkit.coref.conll import _parts
+from mrkit.codecs.conll import _parts
 from mrkit.errors import InputError
 
 # The grammar the reader accepted before (a regular expression with nested ambiguous
@@ -108,8 +108,8 @@ def test_jsonlines_number_too_long_to_convert(tmp_path):
 def test_nesting_near_the_decoders_limit(tmp_path):
     """Values nested just below what the JSON decoder accepts reach the error message:
     shown without recursing past the interpreter's limit."""
-    from mrkit.coref._json import show
-    from mrkit.coref.scico import read_scico
+    from mrkit.codecs._coref_json import show
+    from mrkit.codecs.scico import read_scico
 
     deep: list = []
     for _ in range(100_000):

@@ -9,9 +9,10 @@ import pytest
 
 from conftest import run_mrkit, shared_path
 from mrkit.codecs.penman import loads
-from mrkit.docamr.chains import read_msamr
+from mrkit.codecs.msamr import read_msamr
 from mrkit.docamr.docsmatch import docsmatch_graphs, docsmatch_pair
-from mrkit.docamr.provenance import read_document_graphs, read_provenance
+from mrkit.codecs.docgraphs import read_document_graphs
+from mrkit.features.provenance import read_provenance
 from mrkit.errors import InputError
 
 MSAMR = [("pp.amr.txt", "pp_001.xml"), ("welsh.amr.txt", "wikipedia.welsh.xml"),
@@ -267,9 +268,9 @@ def test_mutated_document_inputs_never_crash(tmp_path):
     import warnings
 
     from mrkit.codecs.penman import read_penman
-    from mrkit.docamr.chains import write_chain_json
+    from mrkit.codecs.msamr import write_chain_json
     from mrkit.docamr.pipeline import read_pipeline
-    from mrkit.docamr.chains import read_chain_json
+    from mrkit.codecs.msamr import read_chain_json
     from mrkit.errors import MrkitError
 
     samples = shared_path("docamr", "msamr-samples")

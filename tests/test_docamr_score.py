@@ -6,13 +6,15 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import shared_path
-from mrkit.amr import triples
+from mrkit.features.triples import triples
 from mrkit.cli import main
 from mrkit.codecs.penman import loads
 from mrkit.docamr.build import REPRESENTATIONS, build, no_coref
-from mrkit.docamr.chains import Chain, Document, Mention, read_msamr
+from mrkit.model.document import Chain, Document, Mention
+from mrkit.codecs.msamr import read_msamr
 from mrkit.docamr.docsmatch import docsmatch_graphs, docsmatch_pair
-from mrkit.docamr.provenance import read_document_graphs, read_provenance, write_document_graphs
+from mrkit.codecs.docgraphs import read_document_graphs, write_document_graphs
+from mrkit.features.provenance import read_provenance
 from mrkit.metrics.smatch import smatch_pair
 
 

@@ -13,7 +13,7 @@ from conftest import SHARED, shared_path
 from mrkit.codecs.mrp import (MrpWarning, dumps_mrp, graph_from_json, graph_to_json, iter_mrp,
                               loads_mrp, read_mrp, write_mrp)
 from mrkit.errors import InputError
-from mrkit.graph import Anchor, Property
+from mrkit.model.graph import Anchor, Property
 
 LINE = ('{"id": "20001001", "flavor": 1, "framework": "eds", "version": 1.1, "time": "2019-04-09",'
         ' "input": "Pierre Vinken", "tops": [1], "nodes": [{"id": 0, "label": "named",'

@@ -8,10 +8,10 @@ import pytest
 
 from conftest import shared_path
 from mrkit.codecs.mrp import loads_mrp, read_mrp
-from mrkit.graph import Anchor
+from mrkit.model.graph import Anchor
 from mrkit.metrics.mrp import pair_graphs
 from mrkit.metrics.mrp_frameworks import framework_scores
-from mrkit.metrics.mrp_tuples import normal_spans
+from mrkit.features.mrp_tuples import normal_spans
 from mrp_perturb import pad_anchors
 
 

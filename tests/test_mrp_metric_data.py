@@ -12,7 +12,7 @@ from conftest import shared_path
 from mrkit.codecs.mrp import read_mrp
 from mrkit.metrics.mrp import mrp_score, pair_graphs
 from mrkit.metrics.mrp_frameworks import framework_scores
-from mrkit.metrics.mrp_tuples import TUPLE_TYPES
+from mrkit.features.mrp_tuples import TUPLE_TYPES
 
 INVALID = {"validate"}  # files with deliberately injected errors, for the validator
 

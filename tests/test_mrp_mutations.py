@@ -13,11 +13,11 @@ import pytest
 
 from conftest import shared_path
 from mrkit.codecs.mrp import loads_mrp
-from mrkit.convert import dumps_graphs
+from mrkit.codecs.registry import dumps_graphs
 from mrkit.errors import InputError, MrkitError
 from mrkit.metrics.mrp import mrp_score, pair_graphs
 from mrkit.metrics.mrp_frameworks import framework_scores
-from mrkit.validate import validate_mrp
+from mrkit.codecs.validate import validate_mrp
 
 FRAMEWORKS = ("dm", "psd", "eds", "ucca", "amr")
 WRONG = [None, True, 0, -1, 10**12, 1.5, "", "x", [], [1], {}, {"a": 1}, [[[[]]]]]
@@ -138,7 +138,7 @@ def test_anchor_and_id_edge_values():
 @pytest.mark.parametrize("fmt,parts", [("sdp", ("dm", "wsj.sdp")), ("sdp", ("psd", "wsj.sdp")),
                                        ("eds", ("eds", "wsj.eds")), ("ucca", ("ucca", "xml", "wsj_0001.1.xml"))])
 def test_native_readers_under_truncation_and_byte_edits(fmt, parts, tmp_path):
-    from mrkit.convert import read_graphs
+    from mrkit.codecs.registry import read_graphs
 
     data = shared_path("mrp", "wsj-sample", *parts).read_bytes()
     if fmt != "ucca":

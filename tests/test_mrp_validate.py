@@ -8,7 +8,7 @@ import pytest
 
 from conftest import shared_path
 from mrkit.cli import main
-from mrkit.validate import validate_graph, validate_mrp
+from mrkit.codecs.validate import validate_graph, validate_mrp
 
 # The injected errors of validate/eds.wsj.invalid.mrp (found by comparing it with the EDS
 # release; its README lists: missing input, missing labels, missing/duplicate/misspelled

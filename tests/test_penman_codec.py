@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from mrkit.amr import triples
+from mrkit.features.triples import triples
 from mrkit.codecs.penman import dumps, iter_penman, loads
 from mrkit.errors import InputError
 
@@ -156,7 +156,7 @@ def test_deep_nesting_is_read_and_written_without_recursion_limit():
 
 
 def test_long_chain_output_is_linear_in_its_length():
-    from mrkit.graph import Edge, Graph, Node
+    from mrkit.model.graph import Edge, Graph, Node
 
     n = 3000
     g = Graph(id="chain")
@@ -175,7 +175,7 @@ def test_long_chain_output_is_linear_in_its_length():
 
 
 def test_writer_refuses_what_the_reader_refuses():
-    from mrkit.graph import Graph, Node
+    from mrkit.model.graph import Graph, Node
 
     g = Graph(id="u")
     g.nodes["a"] = Node("a")

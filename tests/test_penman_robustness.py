@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import run_mrkit, shared_path
-from mrkit.amr import triples
+from mrkit.features.triples import triples
 from mrkit.cli import main
 from mrkit.codecs.penman import dumps, loads, read_penman
 from mrkit.errors import InputError

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from mrkit.align import AlignConfig
 from mrkit.codecs.penman import dumps, loads
-from mrkit.graph import Graph, Property
+from mrkit.model.graph import Graph, Property
 from mrkit.metrics.smatch import smatch_pair
 
 CONCEPTS = ["dog", "cat", "see-01", "want-01", "person", "name", "and"]

@@ -20,7 +20,7 @@ __version__ = "0.1.0"
 _LAZY = {
     "iter_penman": ".codecs.penman", "loads": ".codecs.penman", "read_penman": ".codecs.penman",
     "write_penman": ".codecs.penman",
-    "Anchor": ".graph", "Edge": ".graph", "Graph": ".graph", "Node": ".graph", "Property": ".graph",
+    "Anchor": ".model.graph", "Edge": ".model.graph", "Graph": ".model.graph", "Node": ".model.graph", "Property": ".model.graph",
     "PairScore": ".metrics.smatch", "SmatchResult": ".metrics.smatch",
     "smatch_corpus": ".metrics.smatch", "smatch_files": ".metrics.smatch", "smatch_pair": ".metrics.smatch",
 }

@@ -1,10 +1,10 @@
 """Coreference over AMR variables (the MS-AMR inter-annotator setting).
 
-Gold and system documents (:class:`mrkit.docamr.chains.Document`) are sentence AMR
+Gold and system documents (:class:`mrkit.model.document.Document`) are sentence AMR
 graphs plus identity chains of ``(sentence, variable)`` mentions.  When the two sides
 annotate different graphs, a system variable means nothing by its name: each sentence
 pair is aligned with the shared Smatch engine (:func:`mrkit.metrics.smatch.align_triples`
-on :func:`mrkit.amr.triples`), system mentions are mapped through that alignment to gold
+on :func:`mrkit.features.triples.triples`), system mentions are mapped through that alignment to gold
 variables, and every coreference metric is computed with variables as mentions.  A
 system variable the alignment leaves unmapped stays a mention of its own, which no gold
 chain has.  Implicit roles are mentions ``(sentence, predicate variable, role)``, the
@@ -16,9 +16,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..align import AlignConfig
-from ..amr import triples
+from ..features.triples import triples
 from ..errors import InputError
-from .model import CorefDocument
+from ..model.clusters import CorefDocument
 from .score import CorefResult, score_documents
 
 
@@ -73,7 +73,7 @@ def coref_over_variables(gold_doc, system_doc, config: AlignConfig = AlignConfig
 
 def read_chain_documents(chains: str, amr: str) -> list:
     """Documents of an MS-AMR XML file (``.xml``) or a chain JSON file over an AMR file."""
-    from ..docamr.chains import read_chain_json, read_msamr
+    from ..codecs.msamr import read_chain_json, read_msamr
 
     if chains.endswith(".xml"):
         return read_msamr(chains, amr)

@@ -28,7 +28,7 @@ from typing import Iterable, Sequence
 
 from ..errors import InputError
 from .metrics import Counts
-from .scico import Topic, find_cycle
+from ..codecs.scico import Topic, find_cycle
 from .score import CorefResult, score_documents
 
 

@@ -1,7 +1,7 @@
 """The key/response contingency every coreference metric is computed from.
 
 For key clusters ``K_i`` and response clusters ``R_j`` (each mention in one cluster per
-side, see :func:`mrkit.coref.model.prepare`), :class:`Overlap` holds the cluster sizes and
+side, see :func:`mrkit.model.clusters.prepare`), :class:`Overlap` holds the cluster sizes and
 the non-zero intersection sizes ``n_ij = |K_i & R_j|``.  Building it is linear in the
 number of mentions; every metric then reads only these numbers.
 """
@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 
-from .model import Clusters
+from ..model.clusters import Clusters
 
 
 @dataclass

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import MrkitError
-from ..io import atomic_write
+from ..codecs._files import atomic_write
 from .study import MetaEvaluation
 
 

@@ -30,10 +30,10 @@ import numpy as np
 
 from ..align import AlignConfig, align, build_problem, pair_budget
 from ..errors import InputError
-from ..graph import Graph
-from ..parallel import map_pairs
-from .counts import Counts
-from .mrp_tuples import TUPLE_TYPES, MRPTuples, mrp_tuples
+from ..model.graph import Graph
+from ..runtime.parallel import map_pairs
+from ..aggregate.counts import Counts
+from ..features.mrp_tuples import TUPLE_TYPES, MRPTuples, mrp_tuples
 
 ALL = "all"
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..align import AlignConfig
-from ..graph import Edge, Graph
+from ..model.graph import Edge, Graph
 from .edm import edm_score
-from .mrp_tuples import flavor
+from ..features.mrp_tuples import flavor
 from .sdp import sdp_score
 from .ucca import ucca_score
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from ..errors import MrkitError
-from ..graph import Graph
+from ..model.graph import Graph
 
 
 @dataclass
@@ -74,7 +74,7 @@ def score(name: str, golds: Sequence[Graph], systems: Sequence[Graph], **options
     """Score aligned graph lists with the metric ``name`` (the cyclic garbage collector
     is paused meanwhile, as for Smatch: a metric builds many small acyclic objects and
     collections over a whole corpus only cost time)."""
-    from ..io import gc_paused
+    from ..codecs._files import gc_paused
 
     fn = get_metric(name)
     with gc_paused():

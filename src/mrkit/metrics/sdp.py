@@ -1,7 +1,7 @@
 """SDP scores of bi-lexical graphs (DM, PSD): labeled and unlabeled dependencies.
 
 Nodes are identified by their anchors (the token they stand for) after mtool's anchor
-normalization (:func:`~mrkit.metrics.mrp_tuples.normal_spans`: spans united, then trimmed of
+normalization (:func:`~mrkit.features.mrp_tuples.normal_spans`: spans united, then trimmed of
 punctuation and whitespace), as mtool's ``score/sdp.py`` sees them after ``--score``
 normalizes the graphs; a node without anchors has the empty identity, as there.  Every
 top node adds a virtual edge from a root.  Reported: labeled and unlabeled precision,
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..graph import Graph, Node
-from .counts import SetScores, TupleSets
-from .mrp_tuples import normal_edge, normal_spans
+from ..model.graph import Graph, Node
+from ..aggregate.counts import SetScores, TupleSets
+from ..features.mrp_tuples import normal_edge, normal_spans
 
 ROOT = ("root",)
 

@@ -11,7 +11,7 @@ also matches:
   with the same role and value under a node with the same concept.
 
 Precision = matched / system triples, recall = matched / gold triples (instance,
-relation and attribute triples of :mod:`mrkit.amr`, no TOP triple); the corpus score is
+relation and attribute triples of :mod:`mrkit.model.amr`, no TOP triple); the corpus score is
 micro-averaged, as in the reference.
 
 Every matched triple is paired with one gold triple and one system triple of the same
@@ -27,9 +27,10 @@ from __future__ import annotations
 from collections import deque
 from typing import Sequence
 
-from ..amr import NON_INVERTED_OF, Triples, triples
-from ..graph import Graph
-from .labelled import check_pairs
+from ..model.amr import NON_INVERTED_OF
+from ..features.triples import Triples, triples
+from ..model.graph import Graph
+from ..features.labelled import check_pairs
 from .registry import MetricResult, register
 from .smatch import prf
 

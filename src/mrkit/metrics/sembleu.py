@@ -1,6 +1,6 @@
 """SemBLEU (Song & Gildea 2019): BLEU over graph n-grams.
 
-The n-grams of a graph (on the labelled view of :mod:`mrkit.metrics.labelled`, so
+The n-grams of a graph (on the labelled view of :mod:`mrkit.features.labelled`, so
 inverted roles are un-inverted properly and attribute values are nodes):
 
 * n = 1: every node label;
@@ -28,8 +28,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..graph import Graph
-from .labelled import LabelledGraph, check_pairs, labelled_graph
+from ..model.graph import Graph
+from ..features.labelled import LabelledGraph, check_pairs, labelled_graph
 from .registry import MetricResult, register
 
 REFERENCE_WEIGHTS = (0.34, 0.33, 0.34)

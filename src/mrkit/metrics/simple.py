@@ -2,7 +2,7 @@
 
 The labels of a graph are its concepts, its attribute values and its role labels
 (``:arg0``, ``:polarity``...), read from the shared labelled view
-(:mod:`mrkit.metrics.labelled`).  ``score = |A ∩ B| / |A ∪ B|``, on sets as in the
+(:mod:`mrkit.features.labelled`).  ``score = |A ∩ B| / |A ∪ B|``, on sets as in the
 reference script ``simple_metric.py`` of Heidelberg-NLP/AMRParseEval, or on bags
 (multisets) with ``bags=True``.  Two empty graphs score 1.
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from ..graph import Graph
-from .labelled import LabelledGraph, check_pairs, labelled_graph
+from ..model.graph import Graph
+from ..features.labelled import LabelledGraph, check_pairs, labelled_graph
 from .registry import MetricResult, register
 
 

@@ -1,6 +1,6 @@
 """Smatch: the best one-to-one variable mapping between two AMR graphs, certified.
 
-A graph becomes its Smatch triples (:mod:`mrkit.amr`): node-local triples (instance,
+A graph becomes its Smatch triples (:mod:`mrkit.model.amr`): node-local triples (instance,
 attributes, top) are unary features, relation triples are labelled edges, and the
 shared engine (:mod:`mrkit.align`) finds the mapping that matches most triples, together
 with a proof of optimality (upper bound reached, or the exact ILP).
@@ -20,12 +20,13 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..align import AlignConfig, Alignment, Features, align, build_problem
-from ..amr import NON_INVERTED_OF, Triples, triples
+from ..model.amr import NON_INVERTED_OF
+from ..features.triples import Triples, triples
 from ..errors import InputError
-from ..graph import Graph
-from ..io import gc_paused
-from ..parallel import map_pairs, new_pool
-from .prf import PRF, prf
+from ..model.graph import Graph
+from ..codecs._files import gc_paused
+from ..runtime.parallel import map_pairs, new_pool
+from ..aggregate.prf import PRF, prf
 
 
 @dataclass
@@ -161,7 +162,7 @@ def score_items(items: Sequence[Item], config: AlignConfig = AlignConfig(), work
 def _result(pairs: list[PairScore], bootstrap: int, seed: int) -> SmatchResult:
     ci = None
     if bootstrap:
-        from ..stats import bootstrap_prf
+        from ..aggregate.bootstrap import bootstrap_prf
 
         ci = bootstrap_prf([(p.matched, p.gold, p.system) for p in pairs], bootstrap, seed)
     return SmatchResult(pairs, ci)

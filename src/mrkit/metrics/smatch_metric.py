@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..align import AlignConfig
-from ..graph import Graph
+from ..model.graph import Graph
 from .registry import MetricResult, register
 from .smatch import smatch_corpus
 

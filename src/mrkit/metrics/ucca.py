@@ -2,7 +2,7 @@
 
 The yield of a unit is the set of character positions of its own anchors and of every
 unit below it along primary (non-remote) edges, after mtool's anchor normalization
-(:func:`~mrkit.metrics.mrp_tuples.normal_spans`), trimmed of punctuation, without
+(:func:`~mrkit.features.mrp_tuples.normal_spans`), trimmed of punctuation, without
 whitespace; a punctuation-only unit has the empty yield, as in mtool's ``score/ucca.py``
 (without an input text: the sorted normalized spans).  An edge is the tuple (yield of
 parent, yield of child, category); remote edges carry the attribute ``remote`` true.  As
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..graph import Graph
-from .counts import SetScores, TupleSets
-from .mrp_tuples import ATTRIBUTE_DEFAULTS, norm, normal_edge, normal_spans, span_positions
+from ..model.graph import Graph
+from ..aggregate.counts import SetScores, TupleSets
+from ..features.mrp_tuples import ATTRIBUTE_DEFAULTS, norm, normal_edge, normal_spans, span_positions
 
 
 def is_remote(edge) -> bool:

@@ -1,6 +1,6 @@
 """WLK: the Weisfeiler-Leman kernel similarity of two AMR graphs (Opitz et al. 2021).
 
-On the labelled view of :mod:`mrkit.metrics.labelled`:
+On the labelled view of :mod:`mrkit.features.labelled`:
 
 * round 0 features: the set of node labels and the set of ``(label, role, label)``
   triples;
@@ -29,8 +29,8 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from ..graph import Graph
-from .labelled import LabelledGraph, check_pairs, labelled_graph, to_levi
+from ..model.graph import Graph
+from ..features.labelled import LabelledGraph, check_pairs, labelled_graph, to_levi
 from .registry import MetricResult, register
 
 

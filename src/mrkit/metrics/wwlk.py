@@ -1,6 +1,6 @@
 """WWLK (Opitz et al. 2021): Wasserstein Weisfeiler-Leman kernel similarity.
 
-On the labelled view (:mod:`mrkit.metrics.labelled`):
+On the labelled view (:mod:`mrkit.features.labelled`):
 
 1. every node starts with the word vector of its label (:func:`node_vector`: senses
    removed, hyphen/underscore parts averaged, ``-`` read as "false-not-untrue", as in the
@@ -63,10 +63,10 @@ from typing import Sequence
 
 import numpy as np
 
-from ..embeddings import Embeddings, get_embeddings
+from ..codecs.vectors import Embeddings, get_embeddings
 from ..errors import InputError
-from ..graph import Graph
-from .labelled import LabelledGraph, check_pairs, labelled_graph
+from ..model.graph import Graph
+from ..features.labelled import LabelledGraph, check_pairs, labelled_graph
 from .wlk import levi_graph
 from .registry import MetricResult, register
 

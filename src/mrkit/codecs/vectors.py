@@ -19,7 +19,7 @@ from typing import Iterable, Mapping, Protocol
 
 import numpy as np
 
-from .errors import InputError, MrkitError
+from ..errors import InputError, MrkitError
 
 
 class Embeddings(Protocol):

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import IO, Any, Iterator
 
-from .codecs.mrp import iter_mrp_json
+from .mrp import iter_mrp_json
 
 FLAVORS = {"dm": 0, "psd": 0, "pas": 0, "eds": 1, "ucca": 1, "ptg": 1, "amr": 2, "drg": 2}
 LABELLED = {"dm", "psd", "eds", "amr", "ptg", "drg"}
@@ -269,7 +269,7 @@ class _Checker:
             self.add("graph", "ucca-root", f"tops {tops} are not the root {roots[0]}")
 
     def _amr(self, nodes: list, edges: list, tops: list, ids: set[int]) -> None:
-        from .codecs.amr_mrp import normal_of
+        from .amr_mrp import normal_of
 
         for n in nodes:
             if isinstance(n, dict) and n.get("anchors"):

@@ -31,8 +31,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..align import Features
-from ..amr import NON_INVERTED_OF, is_inverted
-from ..graph import Anchor, Graph
+from ..model.amr import NON_INVERTED_OF, is_inverted
+from ..model.graph import Anchor, Graph
 
 PUNCTUATION = frozenset(".?!;,:“\"”‘'’()[]{} \t\n\f")
 """Characters trimmed from both ends of an anchor span (as in mtool)."""

@@ -2,7 +2,7 @@
 
 SemBLEU, WLK, WWLK and SIMPLE do not align variables: they compare labels.  They all
 read a graph as :class:`LabelledGraph`, built from the Smatch triples of
-:mod:`mrkit.amr` (so inverted roles are un-inverted the one correct way, labels are
+:mod:`mrkit.model.amr` (so inverted roles are un-inverted the one correct way, labels are
 lower-cased, constants lose their quotes, duplicate triples count once):
 
 * one node per variable, labelled with its concept;
@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..amr import NON_INVERTED_OF, triples
-from ..graph import Graph
+from ..model.amr import NON_INVERTED_OF
+from .triples import triples
+from ..model.graph import Graph
 
 
 @dataclass

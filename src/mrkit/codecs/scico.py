@@ -18,8 +18,8 @@ import warnings
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ._json import is_int, json_objects, show
-from .model import CorefDocument
+from ._coref_json import is_int, json_objects, show
+from ..model.clusters import CorefDocument
 
 
 @dataclass

@@ -5,7 +5,7 @@ The format neural coreference systems emit::
     {"doc_key": "d1", "sentences": [["A", "man"], ...], "clusters": [[[0, 1], [5, 5]], ...]}
 
 Spans are ``[start, end]`` with ``end`` inclusive, in tokens over the whole document (the
-same numbering and the same :class:`~mrkit.coref.model.Span` mentions as the column
+same numbering and the same :class:`~mrkit.model.clusters.Span` mentions as the column
 reader, so a jsonlines response can be scored against a column key).  The id is
 ``doc_key`` (or ``id``); a line without one is an error.
 """
@@ -15,8 +15,8 @@ from __future__ import annotations
 import os
 
 from ..errors import InputError
-from ._json import is_int, json_objects, show
-from .model import CorefDocument, span
+from ._coref_json import is_int, json_objects, show
+from ..model.clusters import CorefDocument, span
 
 
 def read_jsonlines(path: str | os.PathLike) -> list[CorefDocument]:

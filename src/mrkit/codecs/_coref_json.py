@@ -7,7 +7,7 @@ import os
 from typing import Iterator
 
 from ..errors import InputError
-from ..io import numbered_lines
+from ._files import numbered_lines
 
 
 def json_objects(path: str | os.PathLike) -> Iterator[tuple[int, dict]]:

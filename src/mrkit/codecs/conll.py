@@ -4,7 +4,7 @@ The coreference field of a token holds ``(3`` (mention of entity 3 starts), ``3)
 ends), ``(3)`` (one-token mention), several of them joined directly or with ``|``, or
 ``-`` / ``_`` for none.  Documents are delimited by ``#begin document NAME`` and
 ``#end document``; other lines that start with ``#`` are comments, blank lines separate
-sentences.  A mention is a :class:`~mrkit.coref.model.Span`
+sentences.  A mention is a :class:`~mrkit.model.clusters.Span`
 ``(first token, last token)``, tokens numbered from 0 over the whole document, as the
 reference scorer does.  Mentions of one entity that overlap are
 closed last-opened-first.
@@ -21,8 +21,8 @@ import re
 from typing import Iterator
 
 from ..errors import InputError
-from ..io import numbered_lines
-from .model import CorefDocument, Span
+from ._files import numbered_lines
+from ..model.clusters import CorefDocument, Span
 
 # Both patterns are anchored prefixes without nested or adjacent repetitions that could
 # match the same text: linear in the line.  The coreference field is read by a scanner

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from .errors import InputError, OutputError
+from ..errors import InputError, OutputError
 
 
 def _reason(exc: BaseException) -> str:

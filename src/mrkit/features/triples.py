@@ -1,4 +1,4 @@
-"""AMR conventions: inverted roles and the triples Smatch counts.
+"""The triples Smatch counts (AMR conventions in :mod:`mrkit.model.amr`).
 
 A graph is turned into
 
@@ -18,24 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .graph import Graph
-
-NON_INVERTED_OF = frozenset({"consist-of", "prep-on-behalf-of", "prep-out-of"})
-"""AMR roles that end in ``-of`` without being inversions."""
-
-
-def is_inverted(role: str, keep: frozenset[str] = NON_INVERTED_OF) -> bool:
-    r = role.lower().lstrip(":")
-    return r.endswith("-of") and r not in keep and len(r) > 3
-
-
-def normalize_relation(source: str, role: str, target: str,
-                       keep: frozenset[str] = NON_INVERTED_OF) -> tuple[str, str, str]:
-    """``(s, ARG0-of, t)`` -> ``(t, ARG0, s)``; other roles unchanged. Role lower-cased."""
-    r = role.lower().lstrip(":")
-    if is_inverted(r, keep):
-        return target, r[:-3], source
-    return source, r, target
+from ..model.amr import NON_INVERTED_OF, normalize_relation
+from ..model.graph import Graph
 
 
 @dataclass

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import InputError, MrkitError
-from .graph import Graph
+from ..errors import InputError, MrkitError
+from ..model.graph import Graph
 
 READ_FORMATS = ("mrp", "amr", "sdp", "eds", "ucca")
 WRITE_FORMATS = ("mrp", "amr", "sdp", "eds")
@@ -29,12 +29,12 @@ def read_graphs(path: str, fmt: str, texts: dict[str, str] | None = None,
                 framework: str | None = None) -> list[Graph]:
     """Read ``path`` in format ``fmt`` into graphs in the MRP conventions."""
     if fmt == "mrp":
-        from .codecs.mrp import read_mrp
+        from .mrp import read_mrp
 
         return read_mrp(path)
     if fmt == "amr":
-        from .codecs.amr_mrp import convert_amr_id, penman_to_mrp
-        from .codecs.penman import iter_penman
+        from .amr_mrp import convert_amr_id, penman_to_mrp
+        from .penman import iter_penman
 
         out = []
         for g in iter_penman(path):
@@ -42,15 +42,15 @@ def read_graphs(path: str, fmt: str, texts: dict[str, str] | None = None,
             out.append(penman_to_mrp(g, texts.get(gid, texts.get(g.id)) if texts else None))
         return out
     if fmt == "sdp":
-        from .codecs.sdp import iter_sdp
+        from .sdp import iter_sdp
 
         return list(iter_sdp(path, framework=framework, texts=texts))
     if fmt == "eds":
-        from .codecs.eds import iter_eds
+        from .eds import iter_eds
 
         return list(iter_eds(path, texts=texts))
     if fmt == "ucca":
-        from .codecs.ucca import iter_ucca, ucca_paths
+        from .ucca import iter_ucca, ucca_paths
 
         return list(iter_ucca(ucca_paths(path), texts=texts))
     raise MrkitError(f"unknown input format {fmt!r} (one of {', '.join(READ_FORMATS)})")
@@ -59,12 +59,12 @@ def read_graphs(path: str, fmt: str, texts: dict[str, str] | None = None,
 def dumps_graphs(graphs: list[Graph], fmt: str) -> str:
     """Serialize graphs in format ``fmt``."""
     if fmt == "mrp":
-        from .codecs.mrp import dumps_mrp
+        from .mrp import dumps_mrp
 
         return dumps_mrp(graphs)
     if fmt == "amr":
-        from .codecs.amr_mrp import mrp_to_penman
-        from .codecs.penman import dumps
+        from .amr_mrp import mrp_to_penman
+        from .penman import dumps
 
         wrong = [g for g in graphs if g.framework not in (None, "amr")]
         if wrong:
@@ -76,11 +76,11 @@ def dumps_graphs(graphs: list[Graph], fmt: str) -> str:
         except ValueError as exc:  # an empty or disconnected graph: the writer names it
             raise MrkitError(str(exc)) from None
     if fmt == "sdp":
-        from .codecs.sdp import dumps_sdp
+        from .sdp import dumps_sdp
 
         return dumps_sdp(graphs)
     if fmt == "eds":
-        from .codecs.eds import dumps_eds
+        from .eds import dumps_eds
 
         return dumps_eds(graphs)
     raise MrkitError(f"cannot write format {fmt!r} (one of {', '.join(WRITE_FORMATS)})")

@@ -6,7 +6,7 @@ and out of :class:`Graph`; every metric reads its features from it.
 A graph has nodes (id, label, properties, anchors, provenance), labelled directed edges
 (source, target, label, attributes) and tops.  Edges are stored as written: an AMR edge
 ``(b :ARG0-of a)`` is ``Edge("b", "a", "ARG0-of")``; metrics decide how to normalize
-(see :mod:`mrkit.amr`).  Node properties keep their order and may repeat a key, as
+(see :mod:`mrkit.model.amr`).  Node properties keep their order and may repeat a key, as
 PENMAN attributes can.
 """
 

@@ -9,7 +9,7 @@ from typing import Any, Callable, Sequence
 
 
 def _run_chunk(args: tuple) -> list:
-    from .io import gc_paused
+    from ..codecs._files import gc_paused
 
     fn, items, extra = args
     with gc_paused():
