@@ -10,8 +10,8 @@ setup(
             extra_compile_args=["-O3", "-std=c99"],
         ),
         Extension(
-            "mrkit.metrics._distances",
-            sources=["src/mrkit/metrics/_distances.c"],
+            "mrkit.metrics.amr._distances",
+            sources=["src/mrkit/metrics/amr/_distances.c"],
             extra_compile_args=["-O3", "-std=c99"],
         ),
     ]

@@ -10,9 +10,9 @@ from hypothesis import given, settings, strategies as st
 from altmetrics_helpers import amr_graphs, graph
 from mrkit.codecs.vectors import get_embeddings
 from mrkit.features.labelled import labelled_graph
-from mrkit.metrics.wlk import levi_graph
-from mrkit.metrics.s2match import _SimCache, concept_similarity
-from mrkit.metrics.wwlk import node_vector, wl_embed_many
+from mrkit.metrics.amr.wlk import levi_graph
+from mrkit.metrics.amr.s2match import _SimCache, concept_similarity
+from mrkit.metrics.amr.wwlk import node_vector, wl_embed_many
 
 VECTORS = {"want": [1.0, 0.2, 0.0], "wants": [0.9, 0.3, 0.1], "boy": [0.1, 1.0, 0.3],
            "girl": [0.2, 0.9, 0.4], "believe": [0.5, 0.1, 0.9], "cat": [0.0, 0.3, 1.0],
@@ -44,7 +44,7 @@ def test_s2match_similarity_matrix_equals_the_pairwise_definition(graphs):
 def weight_of(weight, draw):
     """Edge label -> weight in draw ``draw``: a fixed number, or (None) the label's drawn
     weight."""
-    from mrkit.metrics.wwlk import edge_weights
+    from mrkit.metrics.amr.wwlk import edge_weights
 
     return (lambda role: weight) if weight is not None else (lambda role: edge_weights(role)[draw])
 
@@ -98,7 +98,7 @@ def test_wwlk_embeds_a_corpus_as_it_embeds_each_graph(texts, levi, draw):
 @settings(max_examples=10, deadline=None)
 @given(st.lists(st.tuples(amr_graphs(), amr_graphs()), min_size=1, max_size=5))
 def test_wwlk_corpus_in_batches_equals_pair_by_pair(pairs):
-    import mrkit.metrics.wwlk as wwlk
+    import mrkit.metrics.amr.wwlk as wwlk
 
     golds = [graph(a[0]) for a, _ in pairs]
     systems = [graph(b[0]) for _, b in pairs]
@@ -125,7 +125,7 @@ def wwlk_by_definition(g, s, emb, k, weight, levi):
     import ot
     from scipy.spatial.distance import cdist
 
-    from mrkit.metrics.wwlk import DRAWS
+    from mrkit.metrics.amr.wwlk import DRAWS
 
     views = [labelled_graph(g), labelled_graph(s)]
     if levi:
@@ -144,7 +144,7 @@ def wwlk_by_definition(g, s, emb, k, weight, levi):
 def test_distance_matrices_equal_cdist(shapes, dim, seed):
     from scipy.spatial.distance import cdist
 
-    from mrkit.metrics.wwlk import distance_matrices
+    from mrkit.metrics.amr.wwlk import distance_matrices
 
     rng = np.random.default_rng(seed)
     As = [rng.normal(size=(n, dim)) for n, _ in shapes]
@@ -164,7 +164,7 @@ def test_distance_matrices_equal_cdist(shapes, dim, seed):
 
 
 def test_distance_kernel_rejects_rows_outside_the_matrices():
-    from mrkit.metrics.wwlk import distance_matrices
+    from mrkit.metrics.amr.wwlk import distance_matrices
 
     A = np.zeros((3, 2))
     with pytest.raises(ValueError, match="row range"):
@@ -176,7 +176,7 @@ def test_distance_kernel_rejects_rows_outside_the_matrices():
 
 
 def test_wasserstein_similarity_of_empty_and_equal_node_sets():
-    from mrkit.metrics.wwlk import wasserstein_similarity
+    from mrkit.metrics.amr.wwlk import wasserstein_similarity
 
     assert wasserstein_similarity(np.zeros((0, 3)), np.zeros((0, 3))) == 1.0
     assert wasserstein_similarity(np.zeros((0, 3)), np.eye(3)) == 0.0
@@ -186,7 +186,7 @@ def test_wasserstein_similarity_of_empty_and_equal_node_sets():
 
 
 def test_wwlk_graphs_with_the_same_labels_but_other_edges_are_not_merged():
-    import mrkit.metrics.wwlk as wwlk
+    import mrkit.metrics.amr.wwlk as wwlk
 
     texts = ["(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02))",
              "(w / want-01 :ARG0 (b / boy :ARG0-of (g / go-02)))",

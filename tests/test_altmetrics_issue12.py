@@ -18,7 +18,7 @@ import pytest
 from altmetrics_helpers import graph, handmade, oracle_numbers
 from conftest import run_mrkit, shared_path
 from mrkit.errors import InputError
-from mrkit.metrics import s2match, sema, sembleu, simple, wlk, wwlk
+from mrkit.metrics.amr import s2match, sema, sembleu, simple, wlk, wwlk
 from mrkit.features.labelled import labelled_graph
 
 SWAP_A = "(d / destroy-01 :ARG0 (a / army) :ARG1 (c / city))"  # the army destroyed the city

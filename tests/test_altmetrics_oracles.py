@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from altmetrics_helpers import handmade, oracle_numbers
-from mrkit.metrics import s2match, sema, sembleu, simple, wlk
+from mrkit.metrics.amr import s2match, sema, sembleu, simple, wlk
 
 
 def test_sema_matches_reference_9a4911c_corpus():
@@ -143,7 +143,7 @@ def test_simple_by_hand():
 
 def test_wwlk_single_nodes_by_hand():
     from altmetrics_helpers import graph
-    from mrkit.metrics import wwlk
+    from mrkit.metrics.amr import wwlk
 
     emb = {"cat": [1.0, 0.0], "dog": [0.6, 0.8]}
     a, b = graph("(c / cat)"), graph("(d / dog)")
@@ -153,7 +153,7 @@ def test_wwlk_single_nodes_by_hand():
 
 
 def test_wwlk_deterministic_and_identical_pair_scores_one():
-    from mrkit.metrics import wwlk
+    from mrkit.metrics.amr import wwlk
 
     golds, systems = handmade()
     emb = {"boy": [0.1, 1.0, 0.3], "girl": [0.2, 0.9, 0.4]}

@@ -79,7 +79,7 @@ def test_missing_arguments(capsys):
 
 
 def test_parallel_equals_serial_and_reports_errors(tmp_path):
-    from mrkit.metrics.smatch import smatch_files
+    from mrkit.metrics.amr.smatch import smatch_files
 
     gold, system = tmp_path / "g.amr", tmp_path / "s.amr"
     gold.write_text("\n\n".join(f"(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-0{k % 3}))" for k in range(60)))
@@ -147,7 +147,7 @@ def test_no_graph_at_all_is_an_error(tmp_path, command):
 
 def test_smatch_corpus_of_no_pairs_is_an_error():
     from mrkit.errors import InputError
-    from mrkit.metrics.smatch import smatch_corpus
+    from mrkit.metrics.amr.smatch import smatch_corpus
 
     with pytest.raises(InputError, match="no pairs"):
         smatch_corpus([], [])

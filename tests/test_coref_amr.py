@@ -9,7 +9,7 @@ import pytest
 
 from conftest import shared_path
 from mrkit.codecs.penman import read_penman
-from mrkit.coref.amr import coref_over_variables, variable_maps
+from mrkit.metrics.coref.amr import coref_over_variables, variable_maps
 from mrkit.model.document import Mention
 from mrkit.codecs.msamr import read_chain_json, read_msamr
 

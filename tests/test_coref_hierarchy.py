@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import shared_path
-from mrkit.coref import score_documents
-from mrkit.coref.hierarchy import closure, hierarchy_counts, path_ratio_counts, score_topics
+from mrkit.metrics.coref import score_documents
+from mrkit.metrics.coref.hierarchy import closure, hierarchy_counts, path_ratio_counts, score_topics
 from mrkit.codecs.scico import Topic, read_scico
 
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import run_mrkit, shared_path
-from mrkit.coref.hierarchy import (closure, hierarchy50_counts, hierarchy_counts, path_ratio_counts,
+from mrkit.metrics.coref.hierarchy import (closure, hierarchy50_counts, hierarchy_counts, path_ratio_counts,
                                    score_topics)
 from mrkit.codecs.scico import Topic, read_scico
 from mrkit.errors import InputError

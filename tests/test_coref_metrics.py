@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from mrkit.coref import CorefDocument, score_clusters, score_documents
-from mrkit.coref.metrics import METRICS
+from mrkit.metrics.coref import CorefDocument, score_clusters, score_documents
+from mrkit.metrics.coref.metrics import METRICS
 from mrkit.model.clusters import dedupe, prepare
 
 
@@ -108,7 +108,7 @@ def test_scores_do_not_depend_on_mention_names_or_order(a, b):
 
 
 def test_span_unpacks_and_prints_like_a_tuple():
-    from mrkit.coref import span
+    from mrkit.metrics.coref import span
 
     s = span(3, 7)
     assert tuple(s) == (3, 7) and (s.first, s.last) == (3, 7) and repr(s) == "(3, 7)"
@@ -122,7 +122,7 @@ def test_span_unpacks_and_prints_like_a_tuple():
 def test_column_and_jsonlines_mentions_are_the_same_spans(tmp_path):
     import json
 
-    from mrkit.coref import read_conll, read_jsonlines
+    from mrkit.metrics.coref import read_conll, read_jsonlines
 
     col = tmp_path / "k.conll"
     col.write_text("#begin document d\nd 0 0 A (1\nd 0 1 B 1)|(2)\nd 0 2 C (1)\n#end document\n")
@@ -134,7 +134,7 @@ def test_column_and_jsonlines_mentions_are_the_same_spans(tmp_path):
 
 
 def test_jsonlines_negative_span_is_an_input_error(tmp_path):
-    from mrkit.coref import read_jsonlines
+    from mrkit.metrics.coref import read_jsonlines
     from mrkit.errors import InputError
 
     js = tmp_path / "r.jsonl"

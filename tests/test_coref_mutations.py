@@ -19,8 +19,8 @@ import pytest
 from conftest import shared_path
 from coref_mutations import byte_mutations, json_type_mutations
 from mrkit.cli import main
-from mrkit.coref import read_conll, read_jsonlines, score_documents
-from mrkit.coref.hierarchy import score_topics
+from mrkit.metrics.coref import read_conll, read_jsonlines, score_documents
+from mrkit.metrics.coref.hierarchy import score_topics
 from mrkit.codecs.scico import read_scico
 from mrkit.errors import InputError
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import run_mrkit, shared_path
-from mrkit.coref import read_conll, read_jsonlines
+from mrkit.metrics.coref import read_conll, read_jsonlines
 from mrkit.codecs.conll import _parts
 from mrkit.errors import InputError
 

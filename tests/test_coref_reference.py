@@ -8,7 +8,7 @@ import json
 import pytest
 
 from conftest import SHARED, shared_path
-from mrkit.coref import read_conll, score_documents
+from mrkit.metrics.coref import read_conll, score_documents
 
 DIFF = SHARED / "coref" / "reference-scorer-differential" / "coref_differential_generated.json"
 PAIRS = sorted(json.loads(DIFF.read_text())["pairs"]) if DIFF.exists() else ["(shared data absent)"]

@@ -29,7 +29,7 @@ import json
 import pytest
 
 from mrkit.cli import main
-from mrkit.coref import read_conll, score_documents
+from mrkit.metrics.coref import read_conll, score_documents
 
 SINGLETONS = "#begin document (s);\nt 0 0 a (1)\nt 0 1 b (2)\nt 0 2 c (3)\n#end document\n"
 ONE_MENTION = "#begin document (o);\nt 0 0 a (1)\nt 0 1 b -\n#end document\n"

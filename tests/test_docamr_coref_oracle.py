@@ -20,7 +20,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import run_mrkit, shared_path
-from mrkit.docamr.docsmatch import COREF_PARTS, docsmatch_files
+from mrkit.metrics.document.docsmatch import COREF_PARTS, docsmatch_files
 
 # TEST, GOLD -> part -> (matched, test total, gold total), from doc-smatch (see above)
 DOC_SMATCH = {

@@ -10,7 +10,7 @@ import pytest
 from conftest import run_mrkit, shared_path
 from mrkit.codecs.penman import loads
 from mrkit.codecs.msamr import read_msamr
-from mrkit.docamr.docsmatch import docsmatch_graphs, docsmatch_pair
+from mrkit.metrics.document.docsmatch import docsmatch_graphs, docsmatch_pair
 from mrkit.codecs.docgraphs import read_document_graphs
 from mrkit.features.provenance import read_provenance
 from mrkit.errors import InputError

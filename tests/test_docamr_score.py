@@ -12,10 +12,10 @@ from mrkit.codecs.penman import loads
 from mrkit.docamr.build import REPRESENTATIONS, build, no_coref
 from mrkit.model.document import Chain, Document, Mention
 from mrkit.codecs.msamr import read_msamr
-from mrkit.docamr.docsmatch import docsmatch_graphs, docsmatch_pair
+from mrkit.metrics.document.docsmatch import docsmatch_graphs, docsmatch_pair
 from mrkit.codecs.docgraphs import read_document_graphs, write_document_graphs
 from mrkit.features.provenance import read_provenance
-from mrkit.metrics.smatch import smatch_pair
+from mrkit.metrics.amr.smatch import smatch_pair
 
 
 @pytest.fixture(scope="module")

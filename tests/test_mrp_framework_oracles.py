@@ -9,8 +9,8 @@ import pytest
 from conftest import shared_path
 from mrkit.codecs.mrp import loads_mrp, read_mrp
 from mrkit.model.graph import Anchor
-from mrkit.metrics.mrp import pair_graphs
-from mrkit.metrics.mrp_frameworks import framework_scores
+from mrkit.metrics.mrp.mrp import pair_graphs
+from mrkit.metrics.mrp.frameworks import framework_scores
 from mrkit.features.mrp_tuples import normal_spans
 from mrp_perturb import pad_anchors
 

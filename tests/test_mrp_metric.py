@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from mrkit.align import AlignConfig
 from mrkit.errors import InputError
 from mrkit.model.graph import Anchor, Graph, Property
-from mrkit.metrics.mrp import candidate_pairs, mrp_score, pair_graphs, score_graph
+from mrkit.metrics.mrp.mrp import candidate_pairs, mrp_score, pair_graphs, score_graph
 from mrkit.features.mrp_tuples import explode, mrp_tuples, normal_edge
 
 TEXT = "Pierre Vinken, 61 years old."

@@ -10,8 +10,8 @@ import pytest
 
 from conftest import shared_path
 from mrkit.codecs.mrp import read_mrp
-from mrkit.metrics.mrp import mrp_score, pair_graphs
-from mrkit.metrics.mrp_frameworks import framework_scores
+from mrkit.metrics.mrp.mrp import mrp_score, pair_graphs
+from mrkit.metrics.mrp.frameworks import framework_scores
 from mrkit.features.mrp_tuples import TUPLE_TYPES
 
 INVALID = {"validate"}  # files with deliberately injected errors, for the validator

@@ -15,8 +15,8 @@ from conftest import shared_path
 from mrkit.codecs.mrp import loads_mrp
 from mrkit.codecs.registry import dumps_graphs
 from mrkit.errors import InputError, MrkitError
-from mrkit.metrics.mrp import mrp_score, pair_graphs
-from mrkit.metrics.mrp_frameworks import framework_scores
+from mrkit.metrics.mrp.mrp import mrp_score, pair_graphs
+from mrkit.metrics.mrp.frameworks import framework_scores
 from mrkit.codecs.validate import validate_mrp
 
 FRAMEWORKS = ("dm", "psd", "eds", "ucca", "amr")

@@ -21,7 +21,7 @@ def test_import_mrkit_loads_no_heavy_dependency():
 def test_every_public_name_resolves_and_unknown_names_raise():
     for name in mrkit.__all__:
         assert getattr(mrkit, name) is not None, name
-    from mrkit.metrics.smatch import smatch_files
+    from mrkit.metrics.amr.smatch import smatch_files
     assert mrkit.smatch_files is smatch_files
     try:
         mrkit.no_such_name

@@ -9,7 +9,7 @@ import pytest
 from conftest import shared_path
 from mrkit.align import AlignConfig
 from mrkit.codecs.penman import loads, read_penman
-from mrkit.metrics.smatch import example_paths, prf, smatch_corpus, smatch_files, smatch_pair
+from mrkit.metrics.amr.smatch import example_paths, prf, smatch_corpus, smatch_files, smatch_pair
 
 
 def pair(a: str, b: str, **kw):

@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from mrkit.align import AlignConfig
 from mrkit.codecs.penman import dumps, loads
 from mrkit.model.graph import Graph, Property
-from mrkit.metrics.smatch import smatch_pair
+from mrkit.metrics.amr.smatch import smatch_pair
 
 CONCEPTS = ["dog", "cat", "see-01", "want-01", "person", "name", "and"]
 ROLES = ["ARG0", "ARG1", "mod", "ARG0-of", "consist-of", "op1"]

@@ -1,3 +1,3 @@
 """Moved to :mod:`mrkit.codecs.registry`; kept for one release."""
 
-from mrkit.codecs.registry import *  # noqa: F401,F403
+from .codecs.registry import *  # noqa: F401,F403

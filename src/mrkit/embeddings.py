@@ -1,3 +1,3 @@
 """Moved to :mod:`mrkit.codecs.vectors`; kept for one release."""
 
-from mrkit.codecs.vectors import *  # noqa: F401,F403
+from .codecs.vectors import *  # noqa: F401,F403

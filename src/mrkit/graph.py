@@ -1,3 +1,3 @@
 """Moved to :mod:`mrkit.model.graph`; kept for one release."""
 
-from mrkit.model.graph import *  # noqa: F401,F403
+from .model.graph import *  # noqa: F401,F403

@@ -1,3 +1,3 @@
 """Moved to :mod:`mrkit.codecs._files`; kept for one release."""
 
-from mrkit.codecs._files import *  # noqa: F401,F403
+from .codecs._files import *  # noqa: F401,F403

@@ -32,7 +32,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from ..docamr.docsmatch import docsmatch_graphs
+    from ..metrics.document.docsmatch import docsmatch_graphs
     from ..codecs.docgraphs import read_document_graphs
     from ..errors import InputError
 

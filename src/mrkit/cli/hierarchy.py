@@ -36,7 +36,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from ..coref.hierarchy import score_topics
+    from ..metrics.coref.hierarchy import score_topics
     from ..codecs.scico import read_scico
     from .coref import format_table
 

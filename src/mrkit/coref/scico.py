@@ -1,3 +1,3 @@
 """Moved to :mod:`mrkit.codecs.scico`; kept for one release."""
 
-from mrkit.codecs.scico import *  # noqa: F401,F403
+from ..codecs.scico import *  # noqa: F401,F403

@@ -1,4 +1,4 @@
 """Moved to :mod:`mrkit.features.provenance` and :mod:`mrkit.codecs.docgraphs`; kept for one release."""
 
-from mrkit.features.provenance import *  # noqa: F401,F403
-from mrkit.codecs.docgraphs import *  # noqa: F401,F403
+from ..features.provenance import *  # noqa: F401,F403
+from ..codecs.docgraphs import *  # noqa: F401,F403

@@ -74,7 +74,7 @@ def read_provenance(g: Graph) -> None:
 
     A node left with empty provenance (not listed on the line; not reachable in the
     structure) has no known sentence: the sentence constraint lets it align to any node
-    except the document root (:func:`mrkit.docamr.docsmatch.candidate_matrix`)."""
+    except the document root (:func:`mrkit.metrics.document.docsmatch.candidate_matrix`)."""
     text = g.metadata.get("provenance")
     if text is not None:
         sentence_roots(g)  # a repeated or malformed :sntN is an error here too

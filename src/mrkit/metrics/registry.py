@@ -38,14 +38,14 @@ _METRICS: dict[str, MetricFn] = {}
 
 # metric name -> module that registers it
 _MODULES: dict[str, str] = {
-    "smatch": "mrkit.metrics.smatch_metric",
-    "sema": "mrkit.metrics.sema",
-    "sembleu": "mrkit.metrics.sembleu",
-    "s2match": "mrkit.metrics.s2match",
-    "wlk": "mrkit.metrics.wlk",
-    "wwlk": "mrkit.metrics.wwlk",
-    "wwlk-k3e2n": "mrkit.metrics.wwlk",
-    "simple": "mrkit.metrics.simple",
+    "smatch": "mrkit.metrics.amr.smatch_metric",
+    "sema": "mrkit.metrics.amr.sema",
+    "sembleu": "mrkit.metrics.amr.sembleu",
+    "s2match": "mrkit.metrics.amr.s2match",
+    "wlk": "mrkit.metrics.amr.wlk",
+    "wwlk": "mrkit.metrics.amr.wwlk",
+    "wwlk-k3e2n": "mrkit.metrics.amr.wwlk",
+    "simple": "mrkit.metrics.amr.simple",
 }
 
 

@@ -29,9 +29,9 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from ..model.graph import Graph
-from ..features.labelled import LabelledGraph, check_pairs, labelled_graph, to_levi
-from .registry import MetricResult, register
+from ...model.graph import Graph
+from ...features.labelled import LabelledGraph, check_pairs, labelled_graph, to_levi
+from ..registry import MetricResult, register
 
 
 def levi_graph(lg: LabelledGraph) -> LabelledGraph:

@@ -27,11 +27,11 @@ from __future__ import annotations
 from collections import deque
 from typing import Sequence
 
-from ..model.amr import NON_INVERTED_OF
-from ..features.triples import Triples, triples
-from ..model.graph import Graph
-from ..features.labelled import check_pairs
-from .registry import MetricResult, register
+from ...model.amr import NON_INVERTED_OF
+from ...features.triples import Triples, triples
+from ...model.graph import Graph
+from ...features.labelled import check_pairs
+from ..registry import MetricResult, register
 from .smatch import prf
 
 

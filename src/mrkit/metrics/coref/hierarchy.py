@@ -26,9 +26,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from ..errors import InputError
+from ...errors import InputError
 from .metrics import Counts
-from ..codecs.scico import Topic, find_cycle
+from ...codecs.scico import Topic, find_cycle
 from .score import CorefResult, score_documents
 
 

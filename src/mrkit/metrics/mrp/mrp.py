@@ -28,12 +28,12 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from ..align import AlignConfig, align, build_problem, pair_budget
-from ..errors import InputError
-from ..model.graph import Graph
-from ..runtime.parallel import map_pairs
-from ..aggregate.counts import Counts
-from ..features.mrp_tuples import TUPLE_TYPES, MRPTuples, mrp_tuples
+from ...align import AlignConfig, align, build_problem, pair_budget
+from ...errors import InputError
+from ...model.graph import Graph
+from ...runtime.parallel import map_pairs
+from ...aggregate.counts import Counts
+from ...features.mrp_tuples import TUPLE_TYPES, MRPTuples, mrp_tuples
 
 ALL = "all"
 
@@ -306,7 +306,7 @@ def select_frameworks(pairs: list, frameworks: Iterable[str]) -> list:
 
 def read_mrp_pairs(gold_path: str, system_path: str) -> tuple[list[Graph], list[Graph]]:
     """Read two MRP files completely (errors name file, line and graph)."""
-    from ..codecs.mrp import read_mrp
+    from ...codecs.mrp import read_mrp
 
     return read_mrp(gold_path), read_mrp(system_path)
 

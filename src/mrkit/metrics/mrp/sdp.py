@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..model.graph import Graph, Node
-from ..aggregate.counts import SetScores, TupleSets
-from ..features.mrp_tuples import normal_edge, normal_spans
+from ...model.graph import Graph, Node
+from ...aggregate.counts import SetScores, TupleSets
+from ...features.mrp_tuples import normal_edge, normal_spans
 
 ROOT = ("root",)
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..model.graph import Graph
-from ..aggregate.counts import SetScores, TupleSets
-from ..features.mrp_tuples import ATTRIBUTE_DEFAULTS, norm, normal_edge, normal_spans, span_positions
+from ...model.graph import Graph
+from ...aggregate.counts import SetScores, TupleSets
+from ...features.mrp_tuples import ATTRIBUTE_DEFAULTS, norm, normal_edge, normal_spans, span_positions
 
 
 def is_remote(edge) -> bool:

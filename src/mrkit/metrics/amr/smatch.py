@@ -19,14 +19,14 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..align import AlignConfig, Alignment, Features, align, build_problem
-from ..model.amr import NON_INVERTED_OF
-from ..features.triples import Triples, triples
-from ..errors import InputError
-from ..model.graph import Graph
-from ..codecs._files import gc_paused
-from ..runtime.parallel import map_pairs, new_pool
-from ..aggregate.prf import PRF, prf
+from ...align import AlignConfig, Alignment, Features, align, build_problem
+from ...model.amr import NON_INVERTED_OF
+from ...features.triples import Triples, triples
+from ...errors import InputError
+from ...model.graph import Graph
+from ...codecs._files import gc_paused
+from ...runtime.parallel import map_pairs, new_pool
+from ...aggregate.prf import PRF, prf
 
 
 @dataclass
@@ -162,7 +162,7 @@ def score_items(items: Sequence[Item], config: AlignConfig = AlignConfig(), work
 def _result(pairs: list[PairScore], bootstrap: int, seed: int) -> SmatchResult:
     ci = None
     if bootstrap:
-        from ..aggregate.bootstrap import bootstrap_prf
+        from ...aggregate.bootstrap import bootstrap_prf
 
         ci = bootstrap_prf([(p.matched, p.gold, p.system) for p in pairs], bootstrap, seed)
     return SmatchResult(pairs, ci)
@@ -195,7 +195,7 @@ def smatch_corpus(
 
 
 def _parse_chunk(args: tuple) -> list[tuple[str | None, Triples]]:
-    from ..codecs.penman import parse_block
+    from ...codecs.penman import parse_block
 
     label, first, blocks, keep = args
     out = []
@@ -209,7 +209,7 @@ def _parse_chunk(args: tuple) -> list[tuple[str | None, Triples]]:
 
 
 def _read_triples(path: str, pool, workers: int, keep: frozenset[str]) -> list[tuple[str, Triples]]:
-    from ..codecs.penman import read_blocks
+    from ...codecs.penman import read_blocks
 
     blocks = read_blocks(path)
     size = max(50, len(blocks) // (workers * 4))
@@ -222,7 +222,7 @@ def _read_triples(path: str, pool, workers: int, keep: frozenset[str]) -> list[t
 
 def read_pairs(gold_path: str, system_path: str) -> tuple[list[Graph], list[Graph]]:
     """Read both files completely and check that they hold the same number of graphs."""
-    from ..codecs.penman import read_penman
+    from ...codecs.penman import read_penman
 
     golds = read_penman(gold_path)
     systems = read_penman(system_path)
@@ -248,7 +248,7 @@ def smatch_files(gold_path: str, system_path: str, config: AlignConfig = AlignCo
     result is the same as with one.
     """
     if workers == 0:
-        from ..codecs.penman import read_blocks
+        from ...codecs.penman import read_blocks
 
         workers = _resolve_workers(0, len(read_blocks(gold_path)))
     if workers <= 1:

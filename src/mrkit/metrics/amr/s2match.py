@@ -29,14 +29,14 @@ from typing import Sequence
 
 import numpy as np
 
-from ..align import AlignConfig, Features, align, build_problem
-from ..model.amr import NON_INVERTED_OF
-from ..features.triples import Triples, triples
-from ..codecs.vectors import Embeddings, get_embeddings
-from ..model.graph import Graph
-from ..align.problem import unary_matrix
-from ..features.labelled import check_pairs
-from .registry import MetricResult, register
+from ...align import AlignConfig, Features, align, build_problem
+from ...model.amr import NON_INVERTED_OF
+from ...features.triples import Triples, triples
+from ...codecs.vectors import Embeddings, get_embeddings
+from ...model.graph import Graph
+from ...align.problem import unary_matrix
+from ...features.labelled import check_pairs
+from ..registry import MetricResult, register
 from .smatch import PairScore, SmatchResult
 
 _DIGIT = re.compile(r".*[0-9]+")

@@ -28,9 +28,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..model.graph import Graph
-from ..features.labelled import LabelledGraph, check_pairs, labelled_graph
-from .registry import MetricResult, register
+from ...model.graph import Graph
+from ...features.labelled import LabelledGraph, check_pairs, labelled_graph
+from ..registry import MetricResult, register
 
 REFERENCE_WEIGHTS = (0.34, 0.33, 0.34)
 """The weights of the reference eval.py (they sum to 1.01)."""

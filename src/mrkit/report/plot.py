@@ -11,7 +11,7 @@ import numpy as np
 
 from ..errors import MrkitError
 from ..codecs._files import atomic_write
-from .study import MetaEvaluation
+from ..metaeval.study import MetaEvaluation
 
 
 def _pyplot():

@@ -45,11 +45,11 @@ being embedded; two different graphs need an n x m distance matrix, refused with
 A corpus is embedded in batches of pairs: one sparse product per round and draw for a
 whole batch, every distinct graph of a batch embedded once, and the distance matrices of
 all its pairs computed in one call of a small compiled kernel per draw
-(:mod:`mrkit.metrics._distances`; ``cdist`` per pair costs more in calls than in
+(:mod:`mrkit.metrics.amr._distances`; ``cdist`` per pair costs more in calls than in
 arithmetic on sentence graphs).
 
 ``wwlk``: k = 2 on the graph itself.  ``wwlk-k3e2n``: every labelled edge first becomes a
-node labelled ``:role`` (Levi graph, :func:`mrkit.metrics.wlk.levi_graph`), k = 3, every
+node labelled ``:role`` (Levi graph, :func:`mrkit.metrics.amr.wlk.levi_graph`), k = 3, every
 edge weight 1 (the reference's ``-k 3 --edge_to_node_transform -random_init_relation
 ones``).
 """
@@ -63,12 +63,12 @@ from typing import Sequence
 
 import numpy as np
 
-from ..codecs.vectors import Embeddings, get_embeddings
-from ..errors import InputError
-from ..model.graph import Graph
-from ..features.labelled import LabelledGraph, check_pairs, labelled_graph
+from ...codecs.vectors import Embeddings, get_embeddings
+from ...errors import InputError
+from ...model.graph import Graph
+from ...features.labelled import LabelledGraph, check_pairs, labelled_graph
 from .wlk import levi_graph
-from .registry import MetricResult, register
+from ..registry import MetricResult, register
 
 WEIGHT_LOW, WEIGHT_HIGH = 0.2, 0.35
 """The reference draws every edge label's weight uniformly from this interval."""

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from ..model.graph import Graph
-from ..features.labelled import LabelledGraph, check_pairs, labelled_graph
-from .registry import MetricResult, register
+from ...model.graph import Graph
+from ...features.labelled import LabelledGraph, check_pairs, labelled_graph
+from ..registry import MetricResult, register
 
 
 def label_bag(lg: LabelledGraph) -> Counter:

@@ -3,7 +3,7 @@
 Gold and system documents (:class:`mrkit.model.document.Document`) are sentence AMR
 graphs plus identity chains of ``(sentence, variable)`` mentions.  When the two sides
 annotate different graphs, a system variable means nothing by its name: each sentence
-pair is aligned with the shared Smatch engine (:func:`mrkit.metrics.smatch.align_triples`
+pair is aligned with the shared Smatch engine (:func:`mrkit.metrics.amr.smatch.align_triples`
 on :func:`mrkit.features.triples.triples`), system mentions are mapped through that alignment to gold
 variables, and every coreference metric is computed with variables as mentions.  A
 system variable the alignment leaves unmapped stays a mention of its own, which no gold
@@ -15,16 +15,16 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..align import AlignConfig
-from ..features.triples import triples
-from ..errors import InputError
-from ..model.clusters import CorefDocument
+from ...align import AlignConfig
+from ...features.triples import triples
+from ...errors import InputError
+from ...model.clusters import CorefDocument
 from .score import CorefResult, score_documents
 
 
 def variable_maps(gold_doc, system_doc, config: AlignConfig = AlignConfig()) -> list[dict[str, str]]:
     """For every sentence, system variable -> gold variable of the best Smatch alignment."""
-    from ..metrics.smatch import align_triples
+    from ..amr.smatch import align_triples
 
     if len(gold_doc.sentences) != len(system_doc.sentences):
         raise InputError(f"gold has {len(gold_doc.sentences)} sentences, system {len(system_doc.sentences)}",
@@ -73,11 +73,11 @@ def coref_over_variables(gold_doc, system_doc, config: AlignConfig = AlignConfig
 
 def read_chain_documents(chains: str, amr: str) -> list:
     """Documents of an MS-AMR XML file (``.xml``) or a chain JSON file over an AMR file."""
-    from ..codecs.msamr import read_chain_json, read_msamr
+    from ...codecs.msamr import read_chain_json, read_msamr
 
     if chains.endswith(".xml"):
         return read_msamr(chains, amr)
-    from ..codecs.penman import read_penman
+    from ...codecs.penman import read_penman
 
     return [read_chain_json(chains, read_penman(amr))]
 

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..model.clusters import Clusters
+from ...model.clusters import Clusters
 
 
 @dataclass

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..model.graph import Graph
-from ..aggregate.counts import SetScores, TupleSets
-from ..features.mrp_tuples import explode, norm, normal_edge
+from ...model.graph import Graph
+from ...aggregate.counts import SetScores, TupleSets
+from ...features.mrp_tuples import explode, norm, normal_edge
 
 MEASURES = ("names", "arguments", "tops", "properties")
 

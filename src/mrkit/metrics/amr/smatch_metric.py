@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..align import AlignConfig
-from ..model.graph import Graph
-from .registry import MetricResult, register
+from ...align import AlignConfig
+from ...model.graph import Graph
+from ..registry import MetricResult, register
 from .smatch import smatch_corpus
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from ..codecs._files import gc_paused
+from ...codecs._files import gc_paused
 from .metrics import METRICS, BlancCounts, Counts
-from ..model.clusters import Clusters, CorefDocument, pair_documents, prepare
+from ...model.clusters import Clusters, CorefDocument, pair_documents, prepare
 from .overlap import Overlap
 
 CONLL_METRICS = ("muc", "bcub", "ceafe")

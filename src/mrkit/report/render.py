@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from .study import MetaEvaluation
+from ..metaeval.study import MetaEvaluation
 
 
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]], title: str = "") -> str:

@@ -3,7 +3,7 @@
 * DM, PSD (and any other bi-lexical, flavor-0 framework): SDP labeled/unlabeled scores;
 * EDS: EDM;
 * UCCA: primary/remote x labeled/unlabeled edges over yields;
-* AMR: Smatch, through :mod:`mrkit.metrics.smatch` (certified alignments), on the
+* AMR: Smatch, through :mod:`mrkit.metrics.amr.smatch` (certified alignments), on the
   graphs' edges as the MRP metric reads them: an edge with a ``normal`` label is turned
   around and gets that label (``mod`` with ``normal`` ``domain`` counts as ``domain`` in the
   other direction, ``consist-of`` with ``normal`` ``consist`` as ``consist``).
@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..align import AlignConfig
-from ..model.graph import Edge, Graph
+from ...align import AlignConfig
+from ...model.graph import Edge, Graph
 from .edm import edm_score
-from ..features.mrp_tuples import flavor
+from ...features.mrp_tuples import flavor
 from .sdp import sdp_score
 from .ucca import ucca_score
 
@@ -63,7 +63,7 @@ def framework_scores(pairs: Sequence[tuple[Graph, Graph | None]], config: AlignC
     for fw, items in groups.items():
         name = names[fw]
         if name == "smatch":
-            from .smatch import smatch_corpus
+            from ..amr.smatch import smatch_corpus
 
             res = smatch_corpus([with_normal_edges(g) for g, _ in items],
                                 [with_normal_edges(s) for _, s in items], config, workers=workers)

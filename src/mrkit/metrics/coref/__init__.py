@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import os
 
-from ..codecs.conll import iter_conll, read_conll
-from ..codecs.coref_jsonl import read_jsonlines
+from ...codecs.conll import iter_conll, read_conll
+from ...codecs.coref_jsonl import read_jsonlines
 from .metrics import METRICS, BlancCounts, Counts
-from ..model.clusters import CorefDocument, Span, dedupe, prepare, span
-from ..codecs.scico import Topic, read_scico
+from ...model.clusters import CorefDocument, Span, dedupe, prepare, span
+from ...codecs.scico import Topic, read_scico
 from .score import CorefResult, DocumentScore, score_clusters, score_documents
 
 

@@ -2,7 +2,7 @@
 with the coreference and reentrancy subscores.
 
 The triples are Smatch's (:mod:`mrkit.model.amr`) and the alignment is the shared engine's
-(:func:`mrkit.metrics.smatch.align_triples`), so a certified result is the optimum.
+(:func:`mrkit.metrics.amr.smatch.align_triples`), so a certified result is the optimum.
 When both graphs are document graphs (:func:`~mrkit.features.provenance.is_document`), a
 gold node may only go to a system node that shares one of its sentences (numbered as
 ``:sntN``), the document root only to the document root.  Otherwise (sentence graphs,
@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..align import AlignConfig
-from ..features.triples import Triples, triples
-from ..model.graph import Graph
-from ..metrics.smatch import PairScore, align_triples, prf
-from ..features.provenance import CHAIN_LABELS, is_document
+from ...align import AlignConfig
+from ...features.triples import Triples, triples
+from ...model.graph import Graph
+from ..amr.smatch import PairScore, align_triples, prf
+from ...features.provenance import CHAIN_LABELS, is_document
 
 BRIDGE_ROLES = frozenset({"subset", "part"})
 
@@ -118,7 +118,7 @@ def coref_triples(g: Graph, t: Triples) -> dict[str, set[tuple]]:
 
     Only the nodes' own subtrees are not counted: a merged node's children stay ordinary.
     """
-    from ..model.amr import normalize_relation
+    from ...model.amr import normalize_relation
 
     var = t.variables
     index = {v: i for i, v in enumerate(var)}
@@ -250,7 +250,7 @@ class DocSmatchResult:
 
 def docsmatch_graphs(golds: list[Graph], systems: list[Graph], config: AlignConfig = AlignConfig(),
                      progress=None) -> DocSmatchResult:
-    from ..errors import InputError
+    from ...errors import InputError
 
     if len(golds) != len(systems):
         raise InputError(f"gold has {len(golds)} graphs but system has {len(systems)}")
@@ -266,8 +266,8 @@ def docsmatch_graphs(golds: list[Graph], systems: list[Graph], config: AlignConf
 
 def docsmatch_files(gold_path: str, system_path: str, config: AlignConfig = AlignConfig()) -> DocSmatchResult:
     """Document Smatch of two PENMAN files of document graphs, paired in order."""
-    from ..errors import InputError
-    from ..codecs.docgraphs import read_document_graphs
+    from ...errors import InputError
+    from ...codecs.docgraphs import read_document_graphs
 
     golds = read_document_graphs(gold_path)
     systems = read_document_graphs(system_path)
