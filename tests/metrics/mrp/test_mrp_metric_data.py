@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import warnings
-from pathlib import Path
 
 import pytest
 
-from conftest import shared_path
+from conftest import SHARED, shared_path
 from mrkit.codecs.mrp import read_mrp
 from mrkit.metrics.mrp.mrp import mrp_score, pair_graphs
 from mrkit.metrics.mrp.frameworks import framework_scores
@@ -24,7 +23,7 @@ def read(*parts: str):
 
 
 def mrp_files() -> list[str]:
-    root = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "mrp"
+    root = SHARED / "mrp"
     files = sorted(str(p.relative_to(root)) for p in root.rglob("*.mrp")
                    if p.relative_to(root).parts[0] not in INVALID)
     return files or ["(shared data absent)"]

@@ -6,7 +6,7 @@ import warnings
 
 import pytest
 
-from conftest import shared_path
+from conftest import ROOT, shared_path
 from mrkit.codecs.mrp import loads_mrp, read_mrp
 from mrkit.model.graph import Anchor
 from mrkit.metrics.mrp.mrp import pair_graphs
@@ -122,7 +122,7 @@ def test_smatch_on_mrp_amr_corpus_against_mtool_bound(tmp_path):
 
     gold = shared_path("mrp", "wsj-sample", "amr", "wsj.mrp")
     spec = importlib.util.spec_from_file_location(
-        "bench_mrp", Path(__file__).resolve().parents[1] / "benchmarks" / "bench_mrp.py")
+        "bench_mrp", ROOT / "benchmarks" / "bench_mrp.py")
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     system = tmp_path / "amr.noisy.mrp"

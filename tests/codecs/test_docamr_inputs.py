@@ -9,7 +9,8 @@ import pytest
 
 from conftest import shared_path
 from mrkit.codecs.penman import loads
-from mrkit.docamr import Bridge, ImplicitRole, Mention, read_chain_json, read_msamr, write_chain_json
+from mrkit.codecs.msamr import read_chain_json, read_msamr, write_chain_json
+from mrkit.model.document import Bridge, ImplicitRole, Mention
 from mrkit.docamr.pipeline import project_mention, read_pipeline
 from mrkit.errors import InputError
 
