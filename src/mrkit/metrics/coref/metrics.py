@@ -21,8 +21,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from .overlap import Overlap, pairs
 
 
@@ -92,6 +90,7 @@ def b_cubed(o: Overlap) -> Counts:
 def _ceaf_total(o: Overlap, entity: bool) -> float:
     if not o.cells:
         return 0.0
+    import numpy as np  # here, not at the top: importing mrkit.metrics.coref loads no numpy
     from scipy.optimize import linear_sum_assignment
 
     rows, cols, n_rows, n_cols = o.cell_positions
