@@ -1,5 +1,5 @@
 """Build the compiled kernels (plain C, no numpy headers): the alignment engine's inner
-loops, and WWLK's batched distance matrices."""
+loops, WWLK's batched distance matrices, and the PENMAN reader."""
 from setuptools import Extension, setup
 
 setup(
@@ -15,8 +15,8 @@ setup(
             extra_compile_args=["-O3", "-std=c99"],
         ),
         Extension(
-            "mrkit.metrics._distances",
-            sources=["src/mrkit/metrics/_distances.c"],
+            "mrkit.metrics.amr._distances",
+            sources=["src/mrkit/metrics/amr/_distances.c"],
             extra_compile_args=["-O3", "-std=c99"],
         ),
     ]

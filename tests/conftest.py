@@ -31,3 +31,26 @@ def run_mrkit(*args: str, **kw):
     env["PYTHONPATH"] = str(Path(mrkit.__file__).resolve().parents[1])
     return subprocess.run([sys.executable, "-m", "mrkit", *args], capture_output=True, text=True,
                           env=env, **kw)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the tests that read ../shared/data (``shared_data``) or start processes
+    (``subprocess``), from their source: ``pytest -m "not shared_data and not subprocess"``
+    runs the quick, self-contained part."""
+    import inspect
+
+    sources: dict = {}
+    for item in items:
+        fn = getattr(item, "function", None)
+        if fn is None:
+            continue
+        if fn not in sources:
+            try:
+                sources[fn] = inspect.getsource(fn)
+            except (OSError, TypeError):
+                sources[fn] = ""
+        src = sources[fn]
+        if "shared_path(" in src or "SHARED" in src:
+            item.add_marker(pytest.mark.shared_data)
+        if "run_mrkit(" in src or "subprocess" in src or "Popen" in src:
+            item.add_marker(pytest.mark.subprocess)

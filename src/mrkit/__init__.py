@@ -20,9 +20,9 @@ __version__ = "0.1.0"
 _LAZY = {
     "iter_penman": ".codecs.penman", "loads": ".codecs.penman", "read_penman": ".codecs.penman",
     "write_penman": ".codecs.penman",
-    "Anchor": ".graph", "Edge": ".graph", "Graph": ".graph", "Node": ".graph", "Property": ".graph",
-    "PairScore": ".metrics.smatch", "SmatchResult": ".metrics.smatch",
-    "smatch_corpus": ".metrics.smatch", "smatch_files": ".metrics.smatch", "smatch_pair": ".metrics.smatch",
+    "Anchor": ".model.graph", "Edge": ".model.graph", "Graph": ".model.graph", "Node": ".model.graph", "Property": ".model.graph",
+    "PairScore": ".metrics.amr.smatch", "SmatchResult": ".metrics.amr.smatch",
+    "smatch_corpus": ".metrics.amr.smatch", "smatch_files": ".metrics.amr.smatch", "smatch_pair": ".metrics.amr.smatch",
 }
 
 __all__ = sorted(_LAZY)

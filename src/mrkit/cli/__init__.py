@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     debug = bool(os.environ.get("MRKIT_DEBUG"))
     try:
-        from ..io import check_writable
+        from ..codecs._files import check_writable
 
         for attr in ("output", "plot"):  # every output path, checked before the work
             if isinstance(getattr(args, attr, None), str):

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from typing import Callable, Iterator
 
 from ..align import AlignConfig
-from ..io import atomic_write
+from ..codecs._files import atomic_write
 
 
 def add_engine_options(p) -> None:
@@ -61,7 +61,7 @@ def progress_bar(total: int, label: str, enabled: bool | None = None) -> Iterato
 
 def emit(text: str, output: str | None) -> None:
     """Print to stdout (``output`` None or ``-``), or write the whole text atomically to a file
-    (through symlinks, directly into FIFOs and devices; see :func:`mrkit.io.atomic_write`)."""
+    (through symlinks, directly into FIFOs and devices; see :func:`mrkit.codecs._files.atomic_write`)."""
     text = text if text.endswith("\n") else text + "\n"
     if output is None or output == "-":
         sys.stdout.write(text)

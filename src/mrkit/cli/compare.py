@@ -78,7 +78,7 @@ def _names(args) -> list[str]:
 def run(args) -> int:
     from ..codecs.penman import read_penman
     from ..metaeval import meta_evaluate, read_labels
-    from ..metaeval.render import render
+    from ..report.render import render
     from ..metrics.registry import available, get_metric
 
     if args.list_metrics:
@@ -94,7 +94,7 @@ def run(args) -> int:
     for m in metrics:
         get_metric(m)  # unknown names fail before any scoring
     if args.plot:
-        from ..metaeval.plot import _pyplot
+        from ..report.plot import _pyplot
 
         _pyplot()  # a missing matplotlib fails before any scoring
     names = _names(args)
@@ -127,7 +127,7 @@ def run(args) -> int:
     else:
         text = render(ev, args.digits)
     if args.plot:
-        from ..metaeval.plot import plot
+        from ..report.plot import plot
 
         plot(ev, args.plot)
     emit(text, args.output)

@@ -36,7 +36,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def run(args) -> int:
     from ..codecs.anchoring import read_text_map
-    from ..convert import dumps_graphs, guess_format, read_graphs
+    from ..codecs.registry import dumps_graphs, guess_format, read_graphs
 
     src = args.source_format or guess_format(args.input)
     if src is None:

@@ -70,7 +70,7 @@ def format_table(rows, digits: int, title: str = "metric", marks: dict | None = 
 
 
 def run(args) -> int:
-    from ..coref import read_documents, score_documents
+    from ..metrics.coref import read_documents, score_documents
     from ..errors import InputError, MrkitError
 
     metrics = [m.strip() for m in args.metrics.split(",")] if args.metrics else None
@@ -78,7 +78,7 @@ def run(args) -> int:
                    average="macro" if args.macro else "micro", metrics=metrics)
     try:
         if args.amr:
-            from ..coref.amr import score_chain_files
+            from ..metrics.coref.amr import score_chain_files
 
             result = score_chain_files(args.key, args.amr[0], args.response, args.amr[1],
                                        align=not args.no_align, **options)

@@ -38,7 +38,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def load_documents(args) -> list:
     from ..codecs.penman import read_penman
-    from ..docamr.chains import Document, read_chain_json, read_msamr
+    from ..model.document import Document
+    from ..codecs.msamr import read_chain_json, read_msamr
     from ..docamr.pipeline import read_pipeline
 
     if args.xml:
@@ -59,7 +60,7 @@ def run(args) -> int:
     import sys
 
     from ..docamr.build import build, no_coref
-    from ..docamr.provenance import write_document_graphs
+    from ..codecs.docgraphs import write_document_graphs
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

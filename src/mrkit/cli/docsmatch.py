@@ -32,8 +32,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from ..docamr.docsmatch import docsmatch_graphs
-    from ..docamr.provenance import read_document_graphs
+    from ..metrics.document.docsmatch import docsmatch_graphs
+    from ..codecs.docgraphs import read_document_graphs
     from ..errors import InputError
 
     golds = read_document_graphs(args.gold)

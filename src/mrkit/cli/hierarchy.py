@@ -37,8 +37,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from ..coref.hierarchy import score_topics
-    from ..coref.scico import read_scico
+    from ..metrics.coref.hierarchy import score_topics
+    from ..codecs.scico import read_scico
     from .coref import format_table
 
     with warnings.catch_warnings(record=True) as caught:

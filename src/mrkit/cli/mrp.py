@@ -36,7 +36,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def run(args) -> int:
     from ..errors import InputError
-    from ..metrics.mrp import check_frameworks, mrp_score, pair_graphs, read_mrp_pairs, select_frameworks
+    from ..metrics.mrp.mrp import check_frameworks, mrp_score, pair_graphs, read_mrp_pairs, select_frameworks
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -58,7 +58,7 @@ def run(args) -> int:
                            frameworks=frameworks)
     extra = {}
     if not args.mrp_only:
-        from ..metrics.mrp_frameworks import framework_scores
+        from ..metrics.mrp.frameworks import framework_scores
 
         extra = framework_scores(pairs, config, workers=args.workers)
     if args.json:

@@ -59,7 +59,7 @@ def options(args) -> dict:
 
 def run(args) -> int:
     from ..metrics.registry import score
-    from ..metrics.smatch import read_pairs
+    from ..metrics.amr.smatch import read_pairs
 
     golds, systems = read_pairs(args.gold, args.system)
     res = score(args.metric, golds, systems, **options(args))

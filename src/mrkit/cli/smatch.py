@@ -38,7 +38,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def run(args) -> int:
     from ..codecs.penman import read_blocks
-    from ..metrics.smatch import example_paths, smatch_files
+    from ..metrics.amr.smatch import example_paths, smatch_files
 
     if args.files and (args.gold or args.system):
         raise MrkitError("give GOLD SYSTEM or -f SYSTEM GOLD, not both")

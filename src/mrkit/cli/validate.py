@@ -31,7 +31,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from ..validate import validate_mrp
+    from ..codecs.validate import validate_mrp
 
     findings = list(validate_mrp(args.file))
     if args.no_warnings:

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 
-from ..amr import NON_INVERTED_OF, is_inverted
-from ..graph import Graph, Property
+from ..model.amr import NON_INVERTED_OF, is_inverted
+from ..model.graph import Graph, Property
 
 MRP_NON_INVERTED = NON_INVERTED_OF | {"subset-of"}
 

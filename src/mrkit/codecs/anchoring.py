@@ -8,7 +8,7 @@ and returns the character span ``[start, end)`` of each token in turn.
 from __future__ import annotations
 
 from ..errors import InputError
-from ..io import numbered_lines
+from ._files import numbered_lines
 
 # token spellings of characters that the raw text may write differently
 _VARIANTS = (

@@ -22,7 +22,7 @@ import re
 from typing import IO, Iterable, Iterator
 
 from ..errors import InputError
-from ..graph import Anchor, Graph, Property
+from ..model.graph import Anchor, Graph, Property
 from .anchoring import open_lines
 
 _PRED = re.compile(

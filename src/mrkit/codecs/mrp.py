@@ -1,4 +1,4 @@
-"""MRP codec: CoNLL 2019/2020 JSON lines (versions 0.9, 1.0, 1.1) <-> :class:`mrkit.graph.Graph`.
+"""MRP codec: CoNLL 2019/2020 JSON lines (versions 0.9, 1.0, 1.1) <-> :class:`mrkit.model.graph.Graph`.
 
 One graph per line.  Mapping into the graph model (the MRP scorer relies on it):
 
@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import IO, Any, Iterable, Iterator
 
 from ..errors import InputError
-from ..graph import Anchor, Edge, Graph, Node, Property
+from ..model.graph import Anchor, Edge, Graph, Node, Property
 
 PRIVATE = "_mrp"
 
@@ -434,6 +434,6 @@ def dumps_mrp(graphs: Iterable[Graph]) -> str:
 
 def write_mrp(graphs: Iterable[Graph], path: str | os.PathLike) -> None:
     """Write graphs to an MRP file atomically (everything is serialized before writing)."""
-    from ..io import atomic_write
+    from ._files import atomic_write
 
     atomic_write(path, dumps_mrp(graphs))

@@ -1,4 +1,4 @@
-"""PENMAN codec: AMR text <-> :class:`mrkit.graph.Graph`.
+"""PENMAN codec: AMR text <-> :class:`mrkit.model.graph.Graph`.
 
 Reading is streaming: the file is consumed block by block (graphs are separated by blank
 lines; a block holding several graphs is also accepted), each block is tokenized and
@@ -27,7 +27,7 @@ from typing import IO, Iterable, Iterator
 import penman
 
 from ..errors import InputError
-from ..graph import Edge, Graph, Node, Property
+from ..model.graph import Edge, Graph, Node, Property
 
 # mrkit reads PENMAN itself (below) and uses the library only for its Tree type; should
 # any of the library's code log, nothing reaches the user through Python's last-resort
@@ -376,7 +376,7 @@ def _block_id(block: str) -> str | None:
 
 def read_penman(source: str | os.PathLike | IO[str]) -> list[Graph]:
     """Read all graphs of a PENMAN file."""
-    from ..io import gc_paused
+    from ._files import gc_paused
 
     with gc_paused():
         return list(iter_penman(source))
@@ -384,7 +384,7 @@ def read_penman(source: str | os.PathLike | IO[str]) -> list[Graph]:
 
 def loads(text: str, name: str = "<string>") -> list[Graph]:
     """Parse PENMAN text into graphs."""
-    from ..io import gc_paused
+    from ._files import gc_paused
 
     with gc_paused():
         return list(_iter_lines(io.StringIO(text), name))
@@ -519,7 +519,7 @@ def format_tree(tree: penman.Tree, indent: int | None = 6) -> str:
 
 
 def _invert(label: str) -> str:
-    from ..amr import is_inverted
+    from ..model.amr import is_inverted
 
     return label[:-3] if is_inverted(label) else label + "-of"
 
@@ -530,6 +530,6 @@ def dumps(graphs: Iterable[Graph], indent: int | None = 6) -> str:
 
 def write_penman(graphs: Iterable[Graph], path: str | os.PathLike) -> None:
     """Write graphs to a PENMAN file atomically."""
-    from ..io import atomic_write
+    from ._files import atomic_write
 
     atomic_write(path, dumps(graphs))

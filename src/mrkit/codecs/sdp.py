@@ -18,7 +18,7 @@ import re
 from typing import IO, Iterable, Iterator
 
 from ..errors import InputError
-from ..graph import Anchor, Graph, Property
+from ..model.graph import Anchor, Graph, Property
 from .anchoring import Anchorer, open_lines
 
 PSD_HINTS = ("-arg", "RSTR", "CONJ.member", "APPS.member", "PAT", "ACT")

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..errors import InputError
-from ..graph import Anchor, Graph, Property
+from ..model.graph import Anchor, Graph, Property
 from .anchoring import Anchorer
 from .mrp import PRIVATE
 

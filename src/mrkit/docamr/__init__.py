@@ -7,8 +7,8 @@
 * :mod:`.docsmatch`: document Smatch with coreference and reentrancy subscores.
 """
 
-from .chains import (Bridge, Chain, Document, ImplicitRole, Mention, read_chain_json, read_msamr,
-                     write_chain_json)
+from ..model.document import Bridge, Chain, Document, ImplicitRole, Mention
+from ..codecs.msamr import read_chain_json, read_msamr, write_chain_json
 
 __all__ = ["Bridge", "Chain", "Document", "ImplicitRole", "Mention", "read_chain_json", "read_msamr",
            "write_chain_json"]

@@ -31,8 +31,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..graph import Edge, Graph, Property
-from .chains import Document
+from ..model.graph import Edge, Graph, Property
+from ..model.document import Document
 
 REPRESENTATIONS = ("no-merge", "merge-ne", "docamr", "merge-all")
 COREF_ENTITY = "coref-entity"

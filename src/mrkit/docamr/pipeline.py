@@ -32,8 +32,8 @@ from typing import Sequence
 import penman
 
 from ..errors import InputError
-from ..graph import Graph
-from .chains import Chain, Document, Mention, check_document
+from ..model.graph import Graph
+from ..model.document import Chain, Document, Mention, check_document
 
 
 def _tree_paths(tree: penman.Tree, one_based: bool) -> dict[str, str]:
@@ -242,7 +242,7 @@ def read_pipeline(amr_path: str | os.PathLike, clusters_path: str | os.PathLike,
     """
     pairs = read_aligned_amr(amr_path)
     file = str(clusters_path)
-    from ..io import read_text
+    from ..codecs._files import read_text
 
     lines = [(no, ln) for no, ln in enumerate(read_text(clusters_path).splitlines(), 1) if ln.strip()]
     docs = []

@@ -9,9 +9,9 @@ and paired significance tests, all seeded.  ``mrkit compare`` is its command lin
 
 from .acceptability import a_delta
 from .correlation import spearman, spearman_matrix
-from .labels import HumanLabels, check_labels, parse_labels, read_labels
+from ..codecs.labels import HumanLabels, check_labels, parse_labels, read_labels
 from .preference import human_signs, pairwise_accuracy, preference_share, sign_test, signs
-from .significance import bootstrap_ci, paired_difference
+from ..aggregate.significance import bootstrap_ci, paired_difference
 from .study import MetaEvaluation, meta_evaluate, run_metric, sentence_length
 
 __all__ = [

@@ -16,13 +16,13 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from ..errors import InputError
-from ..graph import Graph
+from ..model.graph import Graph
 from ..metrics.registry import MetricResult, available, get_metric
 from .acceptability import a_delta
 from .correlation import finite_or_none, spearman, spearman_matrix
-from .labels import HumanLabels, check_labels
+from ..codecs.labels import HumanLabels, check_labels
 from .preference import human_signs, pairwise_accuracy, preference_share, sign_test, signs
-from .significance import bootstrap_ci, paired_difference
+from ..aggregate.significance import bootstrap_ci, paired_difference
 
 
 def sentence_length(g: Graph) -> int:

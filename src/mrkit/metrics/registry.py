@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from ..errors import MrkitError
-from ..graph import Graph
+from ..model.graph import Graph
 
 
 @dataclass
@@ -38,14 +38,14 @@ _METRICS: dict[str, MetricFn] = {}
 
 # metric name -> module that registers it
 _MODULES: dict[str, str] = {
-    "smatch": "mrkit.metrics.smatch_metric",
-    "sema": "mrkit.metrics.sema",
-    "sembleu": "mrkit.metrics.sembleu",
-    "s2match": "mrkit.metrics.s2match",
-    "wlk": "mrkit.metrics.wlk",
-    "wwlk": "mrkit.metrics.wwlk",
-    "wwlk-k3e2n": "mrkit.metrics.wwlk",
-    "simple": "mrkit.metrics.simple",
+    "smatch": "mrkit.metrics.amr.smatch_metric",
+    "sema": "mrkit.metrics.amr.sema",
+    "sembleu": "mrkit.metrics.amr.sembleu",
+    "s2match": "mrkit.metrics.amr.s2match",
+    "wlk": "mrkit.metrics.amr.wlk",
+    "wwlk": "mrkit.metrics.amr.wwlk",
+    "wwlk-k3e2n": "mrkit.metrics.amr.wwlk",
+    "simple": "mrkit.metrics.amr.simple",
 }
 
 
@@ -74,7 +74,7 @@ def score(name: str, golds: Sequence[Graph], systems: Sequence[Graph], **options
     """Score aligned graph lists with the metric ``name`` (the cyclic garbage collector
     is paused meanwhile, as for Smatch: a metric builds many small acyclic objects and
     collections over a whole corpus only cost time)."""
-    from ..io import gc_paused
+    from ..codecs._files import gc_paused
 
     fn = get_metric(name)
     with gc_paused():

@@ -1,0 +1,320 @@
+"""Small file helpers shared by every codec and command.
+
+This module is the one place that turns file-system failures into mrkit's one-line errors:
+readers (:func:`numbered_lines`, :func:`json_lines`, :func:`read_text`) raise
+:class:`~mrkit.errors.InputError` naming the file and line, and every output file goes
+through :func:`atomic_write` (:func:`check_writable` runs before any work), which raises
+:class:`~mrkit.errors.OutputError` (``cannot write PATH: reason``).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import signal
+import stat
+import sys
+import tempfile
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from ..errors import InputError, OutputError
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror[0].lower() + exc.strerror[1:]
+    return str(exc) or type(exc).__name__
+
+
+def _resolve(path: str) -> str:
+    """The file a write to ``path`` lands in: symlinks followed (also dangling ones).
+    Special files are opened by their own name (``/dev/stdout`` links to
+    ``/proc/self/fd/1``, whose link text is no path)."""
+    if _is_special(path):
+        return path
+    return os.path.realpath(path)
+
+
+_DESCRIPTOR_DIRS = ("/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/")
+_STANDARD = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+
+
+def _descriptor(path: str) -> int | None:
+    """The file descriptor that ``path`` names when it is ``/dev/stdout``, ``/dev/fd/N``,
+    ``/proc/self/fd/N`` (or a link to one): another name of an open file of this process,
+    written through the descriptor itself (same offset; never truncated, never replaced), as
+    the shell does with ``-``."""
+    p = os.path.abspath(path)
+    for _ in range(40):
+        if p in _STANDARD:
+            return _STANDARD[p]
+        for d in _DESCRIPTOR_DIRS:
+            if p.startswith(d) and p[len(d):].isdigit():
+                return int(p[len(d):])
+        try:
+            link = os.readlink(p)
+        except (OSError, ValueError):
+            return None
+        p = os.path.normpath(os.path.join(os.path.dirname(p), link))
+    return None
+
+
+def _write_descriptor(fd: int, data: bytes) -> None:
+    if fd == 1:
+        sys.stdout.flush()
+    elif fd == 2:
+        sys.stderr.flush()
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _is_special(path: str) -> bool:
+    """A FIFO, character or block device or socket: written in place, never replaced."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def check_writable(path: str | os.PathLike) -> None:
+    """Fail early (before any work) when ``path`` cannot be written by :func:`atomic_write`.
+
+    ``-`` is stdout.  A special file (FIFO, device) must be writable; otherwise the
+    folder that will hold the file must accept a new (temporary) file, which is created
+    and removed again to be sure (permission bits do not bind root; a read-only file
+    system does)."""
+    name = os.fspath(path)
+    if name == "-":
+        return
+    if name == "":
+        raise OutputError("cannot write '': empty file name")
+    fd = _descriptor(name)
+    if fd is not None:
+        try:
+            import fcntl
+
+            flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+        except (OSError, ImportError):
+            raise OutputError(f"cannot write {name}: bad file descriptor") from None
+        if flags & os.O_ACCMODE == os.O_RDONLY:
+            raise OutputError(f"cannot write {name}: not open for writing")
+        return
+    target = _resolve(name)
+    if os.path.isdir(target):
+        raise OutputError(f"cannot write {name}: is a directory")
+    if _is_special(target):
+        if not os.access(target, os.W_OK):
+            raise OutputError(f"cannot write {name}: permission denied")
+        return
+    directory = os.path.dirname(target) or "."
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise OutputError(f"cannot write {name}: {_reason(exc)}") from None
+    os.close(fd)
+    os.unlink(tmp)
+
+
+@contextmanager
+def _cleanup_on_termination() -> Iterator[None]:
+    """Turn SIGTERM (and SIGHUP) into an exception while a temporary file exists, so that the
+    ``except BaseException`` below removes it; SIGINT already raises KeyboardInterrupt."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {}
+
+    def terminate(signum, frame):
+        raise SystemExit(128 + signum)
+
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is None:
+            continue
+        try:
+            old = signal.getsignal(sig)
+            if old is signal.SIG_IGN:
+                continue
+            previous[sig] = old
+            signal.signal(sig, terminate)
+        except (ValueError, OSError):
+            pass
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+def _write_stream(fh, text: str | bytes) -> None:
+    if isinstance(text, bytes):
+        fh.write(text)
+    else:
+        fh.write(text.encode("utf-8"))
+
+
+def atomic_write(path: str | os.PathLike, text: str | bytes) -> None:
+    """Write ``text`` (str as UTF-8, or bytes as is) to ``path`` so that readers see the old
+    file or the whole new one.
+
+    ``-`` is stdout, and so are ``/dev/stdout``, ``/dev/fd/N`` (written through the descriptor).  A symlink is written through: its target is replaced (atomically, when
+    a regular file).  A FIFO or a device (``/dev/stdout``, ``/dev/null``) is written
+    directly.  A new file gets the umask's mode (0o666 & ~umask), an existing file keeps
+    its mode.  The temporary file is removed on any error, SIGINT or SIGTERM.  Failures
+    raise :class:`~mrkit.errors.OutputError` ``cannot write PATH: reason``."""
+    name = os.fspath(path)
+    if name == "-":
+        out = sys.stdout
+        if isinstance(text, bytes):
+            out.flush()
+            out.buffer.write(text)
+            out.buffer.flush()
+        else:
+            out.write(text)
+            out.flush()
+        return
+    if name == "":
+        raise OutputError("cannot write '': empty file name")
+    target = _resolve(name)
+    try:
+        if os.path.isdir(target):
+            raise IsADirectoryError(21, "Is a directory")
+        fd = _descriptor(name)
+        if fd is not None:
+            _write_descriptor(fd, text if isinstance(text, bytes) else text.encode("utf-8"))
+            return
+        if _is_special(target):
+            with open(target, "wb") as fh:
+                _write_stream(fh, text)
+            return
+        owner = None
+        try:
+            st = os.stat(target)
+            mode = stat.S_IMODE(st.st_mode)
+            owner = (st.st_uid, st.st_gid)
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        directory = os.path.dirname(target) or "."
+        with _cleanup_on_termination():
+            fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    _write_stream(fh, text)
+                    fh.flush()
+                os.chmod(tmp, mode)
+                if owner is not None and hasattr(os, "geteuid") and os.geteuid() == 0:
+                    try:  # root rewriting someone's file: it stays theirs
+                        os.chown(tmp, *owner)
+                    except OSError:
+                        pass
+                os.replace(tmp, target)
+            except BaseException:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+                raise
+    except OSError as exc:
+        raise OutputError(f"cannot write {name}: {_reason(exc)}") from None
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building many small objects.
+
+    Reading a corpus allocates hundreds of thousands of long-lived objects; every
+    generation-2 collection walks all of them, which made reading ten times slower.
+    Nothing mrkit builds is cyclic garbage, so reference counting frees it anyway.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _open_error(exc: OSError, name: str) -> InputError:
+    return InputError(f"cannot read: {_reason(exc)}", name)
+
+
+def numbered_lines(path: str | os.PathLike) -> Iterator[tuple[int, str]]:
+    """``(line number, line)`` of a UTF-8 text file; a file that cannot be opened or read or
+    is not UTF-8 raises :class:`~mrkit.errors.InputError` naming the file (and line)."""
+    name = os.fspath(path)
+    try:
+        fh = open(name, encoding="utf-8")
+    except OSError as exc:
+        raise _open_error(exc, name) from None
+    with fh:
+        lineno = 0
+        try:
+            for lineno, line in enumerate(fh, 1):
+                yield lineno, line
+        except UnicodeDecodeError as exc:
+            # text files are decoded in chunks: find the line of the first bad byte
+            raise InputError(f"not UTF-8 text ({exc.reason})", name, _bad_utf8_line(name, lineno + 1)) from None
+        except OSError as exc:
+            raise InputError(f"cannot read: {_reason(exc)}", name, lineno + 1) from None
+
+
+def _bad_utf8_line(name: str, fallback: int) -> int:
+    try:
+        with open(name, "rb") as fh:
+            data = fh.read()
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return data.count(b"\n", 0, exc.start) + 1
+    except OSError:
+        pass
+    return fallback
+
+
+def read_text(path: str | os.PathLike) -> str:
+    """The whole of a UTF-8 text file; failures raise :class:`~mrkit.errors.InputError`
+    naming the file (and the line of the first byte that is not UTF-8)."""
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise _open_error(exc, name) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(f"not UTF-8 text ({exc.reason})", name, line) from None
+
+
+def parse_json(text: str, file: str | None = None, line: int | None = None):
+    """``json.loads`` whose failures (syntax, nesting too deep for the parser, numbers too
+    long to convert) raise :class:`~mrkit.errors.InputError` naming the file and line."""
+    import json
+
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not JSON: {exc.msg}", file,
+                         None if line is None else line + exc.lineno - 1) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply", file, line) from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise InputError(f"not usable JSON: {exc}", file, line) from None
+    except MemoryError:
+        raise InputError("JSON value too large", file, line) from None
+
+
+def json_lines(path: str | os.PathLike) -> Iterator[tuple[int, object]]:
+    """``(line number, value)`` of every non-blank line of a JSON-lines file."""
+    name = os.fspath(path)
+    for lineno, line in numbered_lines(path):
+        if not line.strip():
+            continue
+        yield lineno, parse_json(line.rstrip("\r\n"), name, lineno)

@@ -1,0 +1,86 @@
+"""Conversions between graph formats through the one graph model (``mrkit convert``).
+
+Readers return graphs in the MRP conventions (see :mod:`mrkit.codecs.mrp`); writers take
+them.  Formats: ``mrp``, ``amr`` (PENMAN), ``sdp`` (SDP 2015, DM/PSD), ``eds`` (native
+EDS), ``ucca`` (UCCA XML: a file, a directory or a list of file names; reading only).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import InputError, MrkitError
+from ..model.graph import Graph
+
+READ_FORMATS = ("mrp", "amr", "sdp", "eds", "ucca")
+WRITE_FORMATS = ("mrp", "amr", "sdp", "eds")
+_SUFFIX = {".mrp": "mrp", ".jsonl": "mrp", ".amr": "amr", ".penman": "amr", ".txt": "amr",
+           ".sdp": "sdp", ".dm": "sdp", ".psd": "sdp", ".eds": "eds", ".xml": "ucca"}
+
+
+def guess_format(path: str) -> str | None:
+    p = Path(path)
+    if p.is_dir():
+        return "ucca"
+    return _SUFFIX.get(p.suffix.lower())
+
+
+def read_graphs(path: str, fmt: str, texts: dict[str, str] | None = None,
+                framework: str | None = None) -> list[Graph]:
+    """Read ``path`` in format ``fmt`` into graphs in the MRP conventions."""
+    if fmt == "mrp":
+        from .mrp import read_mrp
+
+        return read_mrp(path)
+    if fmt == "amr":
+        from .amr_mrp import convert_amr_id, penman_to_mrp
+        from .penman import iter_penman
+
+        out = []
+        for g in iter_penman(path):
+            gid = convert_amr_id(g.id)
+            out.append(penman_to_mrp(g, texts.get(gid, texts.get(g.id)) if texts else None))
+        return out
+    if fmt == "sdp":
+        from .sdp import iter_sdp
+
+        return list(iter_sdp(path, framework=framework, texts=texts))
+    if fmt == "eds":
+        from .eds import iter_eds
+
+        return list(iter_eds(path, texts=texts))
+    if fmt == "ucca":
+        from .ucca import iter_ucca, ucca_paths
+
+        return list(iter_ucca(ucca_paths(path), texts=texts))
+    raise MrkitError(f"unknown input format {fmt!r} (one of {', '.join(READ_FORMATS)})")
+
+
+def dumps_graphs(graphs: list[Graph], fmt: str) -> str:
+    """Serialize graphs in format ``fmt``."""
+    if fmt == "mrp":
+        from .mrp import dumps_mrp
+
+        return dumps_mrp(graphs)
+    if fmt == "amr":
+        from .amr_mrp import mrp_to_penman
+        from .penman import dumps
+
+        wrong = [g for g in graphs if g.framework not in (None, "amr")]
+        if wrong:
+            g = wrong[0]
+            raise InputError(f"{g.framework} graph, not AMR: cannot write PENMAN", g.source_file,
+                             g.source_line, g.id)
+        try:
+            return dumps([mrp_to_penman(g) for g in graphs])
+        except ValueError as exc:  # an empty or disconnected graph: the writer names it
+            raise MrkitError(str(exc)) from None
+    if fmt == "sdp":
+        from .sdp import dumps_sdp
+
+        return dumps_sdp(graphs)
+    if fmt == "eds":
+        from .eds import dumps_eds
+
+        return dumps_eds(graphs)
+    raise MrkitError(f"cannot write format {fmt!r} (one of {', '.join(WRITE_FORMATS)})")

