@@ -36,8 +36,10 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_killed_parallel_run_is_quiet(sig):
-    corpus = shared_path("amr", "bamboo", "sick", "main_src.test.amr")
+def test_killed_parallel_run_is_quiet(sig, tmp_path):
+    sick = shared_path("amr", "bamboo", "sick", "main_src.test.amr").read_text(encoding="utf-8")
+    corpus = tmp_path / "sick-x8.amr"  # long enough (~40,000 pairs) to be killed while working
+    corpus.write_text("\n\n".join([sick.strip()] * 8) + "\n", encoding="utf-8")
     import mrkit
 
     env = dict(os.environ, PYTHONPATH=str(Path(mrkit.__file__).resolve().parents[1]))
@@ -53,6 +55,8 @@ def test_killed_parallel_run_is_quiet(sig):
         proc.kill()
         pytest.skip("the run ended before its workers could be seen")
     time.sleep(1.0)  # the workers are busy
+    if proc.poll() is not None:
+        pytest.skip("the run ended before it could be killed")
     if sig == signal.SIGINT:
         os.killpg(proc.pid, sig)  # Ctrl-C in a terminal: the whole process group
     else:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-from contextlib import nullcontext
-from typing import Any, Callable, Sequence
+from contextlib import contextmanager, nullcontext
+from typing import Any, Callable, Iterator, Sequence
 
 
 def _run_chunk(args: tuple) -> list:
@@ -68,10 +68,31 @@ def _worker_init(parent: int) -> None:
         os._exit(0)
 
 
-def new_pool(workers: int):
+@contextmanager
+def new_pool(workers: int) -> Iterator:
     """A process pool (fork where available, so workers share the parent's modules) whose
-    workers exit quietly when the run is interrupted or the parent dies."""
+    workers exit quietly when the run is interrupted or the parent dies.
+
+    On an exception or Ctrl-C in the parent, the workers are killed at once and the pool's
+    own clean-up is cancelled: ``Pool.terminate`` first takes the lock of the task queue,
+    which a worker waiting for its next task holds, and so could wait forever (seen as a
+    parent hung on Ctrl-C with ``-j 2``).  Nothing a killed worker was doing is kept."""
     import multiprocessing as mp
 
-    return mp.get_context("fork" if sys.platform != "win32" else "spawn").Pool(
+    pool = mp.get_context("fork" if sys.platform != "win32" else "spawn").Pool(
         workers, initializer=_worker_init, initargs=(os.getpid(),))
+    try:
+        yield pool
+    except BaseException:
+        for proc in list(getattr(pool, "_pool", ())):
+            try:
+                proc.kill()
+                proc.join(5)
+            except Exception:  # already gone
+                pass
+        finalizer = getattr(pool, "_terminate", None)
+        if finalizer is not None and hasattr(finalizer, "cancel"):
+            finalizer.cancel()  # no terminate() at exit either: its threads are daemons
+        raise
+    else:
+        pool.terminate()
