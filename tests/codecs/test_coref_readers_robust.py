@@ -22,11 +22,22 @@ _OLD_FIELD = re.compile(r"(?:\(\d+\+\d+\)|\(\d+\)?|\d+\)|[|\-_\s])*")
 _OLD_PART = re.compile(r"\(\d+\+\d+\)|\((\d+)\)|\((\d+)|(\d+)\)")
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400, deadline=None, derandomize=True)
 @given(st.text(alphabet="()|-_+0129x", max_size=14))
 def test_field_scanner_reads_what_the_old_grammar_read(field):
-    old = _OLD_PART.findall(field) if _OLD_FIELD.fullmatch(field) else None
+    # the old reader dropped the empty triple a double antecedent "(N+M)" matched; the
+    # scanner never returns it
+    old = ([p for p in _OLD_PART.findall(field) if p != ("", "", "")]
+           if _OLD_FIELD.fullmatch(field) else None)
     assert _parts(field) == old
+
+
+@pytest.mark.parametrize("field,expected", [
+    ("(0+0)", []), ("(1)|(2+3)|4)", [("1", "", ""), ("", "", "4")]), ("(12", [("", "12", "")]),
+    ("-", []), ("(1+)", None), ("(+1)", None), ("1", None),
+])
+def test_field_scanner_by_hand(field, expected):
+    assert _parts(field) == expected
 
 
 @pytest.mark.parametrize("field", [
