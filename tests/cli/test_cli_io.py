@@ -77,7 +77,7 @@ def test_unwritable_folder(small, tmp_path):
 
 
 def _read_only_mount() -> str | None:
-    for cand in ("/work/shared/data/robustness", "/sys/fs", "/proc/sys", "/usr"):
+    for cand in (str(SHARED_DATA / "robustness"), "/sys/fs", "/proc/sys", "/usr"):
         try:
             if os.statvfs(cand).f_flag & os.ST_RDONLY and os.path.isdir(cand):
                 return cand
