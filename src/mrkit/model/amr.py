@@ -1,17 +1,8 @@
-"""AMR conventions: inverted roles (the triples Smatch counts are in :mod:`mrkit.features.triples`).
-
-A graph is turned into
-
-* instance triples ``(v, instance, concept)``,
-* attribute triples ``(v, role, constant)`` (constants without quotes; ``:mod 1`` kept),
-* relation triples ``(v, role, w)`` with inverted roles (``:ARG0-of``) turned to their base
-  direction, but not roles that merely end in ``-of`` (``:consist-of``,
-  ``:prep-on-behalf-of``, ``:prep-out-of``),
-* one top triple ``(TOP, v, top)`` per top node (as in smatch 1.0.4, where the value of
-  the TOP attribute is the constant ``top``).
-
-Labels, roles and constants are compared lower-cased, as smatch and smatchpp do.
-Duplicate triples are counted once.
+"""AMR conventions as named objects: which roles are inversions (``:ARG0-of`` is
+``:ARG0`` read backwards) and which merely end in ``-of`` (``:consist-of``,
+``:prep-on-behalf-of``, ``:prep-out-of``), and how a relation is turned to its base
+direction.  The triples Smatch counts under these conventions are built in
+:mod:`mrkit.features.triples`.
 """
 
 from __future__ import annotations
