@@ -12,11 +12,12 @@ registered metric: smatch, sema, sembleu, s2match, wlk, wwlk, wwlk-k3e2n, simple
 Prints the corpus score (the metric's own corpus definition: micro F1 for Smatch, SEMA
 and S2match, corpus BLEU for SemBLEU, the mean of pairs for the others) and the mean of
 the pair scores; --per-pair lists every pair.
+
+Each metric takes only the options it declares (an option meant for another metric is an
+error): smatch the engine options and -j; s2match --vectors, --cutoff and the engine
+options; sembleu -k; wlk -k and --edge-to-node; wwlk and wwlk-k3e2n --vectors and -k;
+simple and sema none.
 """
-
-VECTOR_METRICS = {"s2match", "wwlk", "wwlk-k3e2n"}
-ENGINE_METRICS = {"smatch", "s2match"}
-
 
 def add_parser(sub) -> argparse.ArgumentParser:
     from ..metrics.registry import available
@@ -32,29 +33,47 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("-k", type=int, help="sembleu: longest n-gram (1-3, default 3); "
                                         "wlk/wwlk: Weisfeiler-Leman rounds (default 2, wwlk-k3e2n 3)")
     p.add_argument("--edge-to-node", action="store_true", help="wlk: turn edges into nodes first")
-    p.add_argument("--cutoff", type=float, default=0.5, help="s2match: similarity cutoff (default 0.5)")
+    p.add_argument("--cutoff", type=float, help="s2match: similarity cutoff (default 0.5)")
     p.add_argument("--per-pair", action="store_true", help="also report every pair")
     add_output_options(p)
     add_engine_options(p)
     return p
 
 
+# command-line flag -> the metric option it sets
+FLAGS = {"vectors": "--vectors", "k": "-k", "edge_to_node": "--edge-to-node", "cutoff": "--cutoff",
+         "config": "--seed/--restarts/--exact/--no-ilp/--time-limit", "workers": "-j"}
+
+
 def options(args) -> dict:
-    """Metric keyword options from the command line."""
-    opts: dict = {}
-    if args.metric in ENGINE_METRICS:
-        opts["config"] = engine_config(args)
-    if args.metric == "smatch":
-        opts["workers"] = args.workers
-    if args.metric in VECTOR_METRICS and args.vectors:
-        opts["vectors"] = args.vectors
-    if args.k is not None and args.metric in {"sembleu", "wlk", "wwlk", "wwlk-k3e2n"}:
-        opts["k"] = args.k
-    if args.metric == "wlk" and args.edge_to_node:
-        opts["edge_to_node"] = True
-    if args.metric == "s2match":
-        opts["cutoff"] = args.cutoff
-    return opts
+    """Metric keyword options from the command line: what the user set, checked against
+    what the metric declares (an option meant for another metric is an error, not
+    silently ignored), plus the engine settings of the metrics that align."""
+    from ..align import AlignConfig
+    from ..errors import MrkitError
+    from ..metrics.registry import metric_options
+
+    declared = metric_options(args.metric)
+    given: dict = {}
+    if args.vectors is not None:
+        given["vectors"] = args.vectors
+    if args.k is not None:
+        given["k"] = args.k
+    if args.edge_to_node:
+        given["edge_to_node"] = True
+    if args.cutoff is not None:
+        given["cutoff"] = args.cutoff
+    config = engine_config(args)
+    if config != AlignConfig() or "config" in declared:
+        given["config"] = config
+    if args.workers != 0 or "workers" in declared:
+        given["workers"] = args.workers
+    unknown = [FLAGS[o] for o in given if o not in declared]
+    if unknown:
+        takes = ", ".join(FLAGS.get(o, o) for o in declared if o in FLAGS) or "none"
+        raise MrkitError(f"{' and '.join(unknown)} does not apply to {args.metric} "
+                         f"(its options: {takes})")
+    return given
 
 
 def run(args) -> int:

@@ -70,12 +70,35 @@ def get_metric(name: str) -> MetricFn:
     return _METRICS[name]
 
 
+def metric_options(name: str) -> dict[str, object]:
+    """The options metric ``name`` declares, with their defaults: the keyword parameters
+    of its registered function after the two graph lists (its signature is the
+    declaration)."""
+    import inspect
+
+    params = list(inspect.signature(get_metric(name)).parameters.values())[2:]
+    return {p.name: p.default for p in params
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+
+
+def check_options(name: str, options: dict) -> None:
+    """An option the metric does not declare (misspelt, or meant for another metric) is
+    an error, never silently ignored."""
+    declared = metric_options(name)
+    unknown = sorted(set(options) - set(declared))
+    if unknown:
+        takes = ", ".join(declared) if declared else "none"
+        raise MrkitError(f"metric {name!r} has no option {', '.join(map(repr, unknown))} (its options: {takes})")
+
+
 def score(name: str, golds: Sequence[Graph], systems: Sequence[Graph], **options) -> MetricResult:
-    """Score aligned graph lists with the metric ``name`` (the cyclic garbage collector
-    is paused meanwhile, as for Smatch: a metric builds many small acyclic objects and
-    collections over a whole corpus only cost time)."""
+    """Score aligned graph lists with the metric ``name`` under its declared
+    ``options`` (:func:`metric_options`; any other is an error).  The cyclic garbage
+    collector is paused meanwhile, as for Smatch: a metric builds many small acyclic
+    objects and collections over a whole corpus only cost time."""
     from ..codecs._files import gc_paused
 
     fn = get_metric(name)
+    check_options(name, options)
     with gc_paused():
         return fn(golds, systems, **options)

@@ -273,7 +273,7 @@ def s2match_corpus(golds: Sequence[Graph], systems: Sequence[Graph], vectors=Non
 @register("s2match")
 def s2match_metric(golds: Sequence[Graph], systems: Sequence[Graph], vectors=None,
                    config: AlignConfig = AlignConfig(), cutoff: float = 0.5,
-                   diffsense: float = 0.5, **_) -> MetricResult:
+                   diffsense: float = 0.5) -> MetricResult:
     """Per pair: S2match F1; corpus: micro F1."""
     check_pairs(golds, systems)
     emb = _embeddings(vectors, golds, systems)

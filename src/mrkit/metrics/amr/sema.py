@@ -91,7 +91,7 @@ def sema_pair(gold: Graph, system: Graph) -> tuple[float, float, float]:
 
 
 @register("sema")
-def sema_metric(golds: Sequence[Graph], systems: Sequence[Graph], **_) -> MetricResult:
+def sema_metric(golds: Sequence[Graph], systems: Sequence[Graph]) -> MetricResult:
     """Per pair: SEMA F1; corpus: micro F1 (summed counts)."""
     check_pairs(golds, systems)
     counts = [sema_counts(g, s) for g, s in zip(golds, systems)]

@@ -126,7 +126,7 @@ def sembleu_corpus(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 3,
 
 @register("sembleu")
 def sembleu_metric(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 3,
-                   weights: Sequence[float] | None = None, **_) -> MetricResult:
+                   weights: Sequence[float] | None = None) -> MetricResult:
     """Per pair: sentence SemBLEU; corpus: corpus SemBLEU (not the mean of pairs)."""
     corpus, per = sembleu_corpus(golds, systems, k, weights)
     return MetricResult("sembleu", per, corpus, {"k": k, "weights": list(_weights(k, weights))})

@@ -41,8 +41,7 @@ def simple_pair(gold: Graph, system: Graph, bags: bool = False) -> float:
 
 
 @register("simple")
-def simple_metric(golds: Sequence[Graph], systems: Sequence[Graph], bags: bool = False,
-                  **_) -> MetricResult:
+def simple_metric(golds: Sequence[Graph], systems: Sequence[Graph], bags: bool = False) -> MetricResult:
     """Per pair: Jaccard of the label sets; corpus: their mean."""
     check_pairs(golds, systems)
     per = [simple_pair(g, s, bags) for g, s in zip(golds, systems)]

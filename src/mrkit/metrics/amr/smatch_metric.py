@@ -12,8 +12,8 @@ from .smatch import smatch_corpus
 
 @register("smatch")
 def smatch_metric(golds: Sequence[Graph], systems: Sequence[Graph],
-                  config: AlignConfig = AlignConfig(), **kw) -> MetricResult:
-    res = smatch_corpus(golds, systems, config, **kw)
+                  config: AlignConfig = AlignConfig(), workers: int = 1) -> MetricResult:
+    res = smatch_corpus(golds, systems, config, workers=workers)
     return MetricResult("smatch", [p.f1 for p in res.pairs], res.f1,
                         {"precision": res.precision, "recall": res.recall,
                          "certified": res.certified, "pairs": len(res.pairs)})

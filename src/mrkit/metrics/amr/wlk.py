@@ -102,7 +102,7 @@ def wlk_pair(gold: Graph, system: Graph, k: int = 2, edge_to_node: bool = False)
 
 @register("wlk")
 def wlk_metric(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 2,
-               edge_to_node: bool = False, **_) -> MetricResult:
+               edge_to_node: bool = False) -> MetricResult:
     """Per pair: WLK cosine; corpus: mean of pairs."""
     check_pairs(golds, systems)
     per = [wlk_pair(g, s, k, edge_to_node) for g, s in zip(golds, systems)]

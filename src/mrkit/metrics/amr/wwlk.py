@@ -446,13 +446,13 @@ def _run(name: str, golds, systems, vectors, k: int, edge_to_node: bool, edge_we
 
 @register("wwlk")
 def wwlk_metric(golds: Sequence[Graph], systems: Sequence[Graph], vectors=None, k: int = 2,
-                edge_weight: float | None = None, **_) -> MetricResult:
+                edge_weight: float | None = None) -> MetricResult:
     """Per pair: 1 - Wasserstein distance (k = 2); corpus: mean of pairs."""
     return _run("wwlk", golds, systems, vectors, k, False, edge_weight)
 
 
 @register("wwlk-k3e2n")
 def wwlk_k3e2n_metric(golds: Sequence[Graph], systems: Sequence[Graph], vectors=None, k: int = 3,
-                      edge_weight: float | None = None, **_) -> MetricResult:
+                      edge_weight: float | None = None) -> MetricResult:
     """WWLK on the Levi graph (edges as nodes), k = 3, edge weights 1."""
     return _run("wwlk-k3e2n", golds, systems, vectors, k, True, edge_weight)
