@@ -7,27 +7,18 @@ import os
 from typing import Iterator
 
 from ..errors import InputError
-from ._files import numbered_lines
+from ._files import json_lines
 
 
 def json_objects(path: str | os.PathLike) -> Iterator[tuple[int, dict]]:
     """``(line number, object)`` of every non-blank line, each line a JSON object.
 
-    Nesting too deep for the decoder (it recurses), numbers too long to convert, and
-    values other than an object are clean :class:`InputError`\\ s naming the line.
+    Reading and decoding failures (bad JSON, nesting too deep for the decoder, numbers too
+    long to convert) are :func:`~mrkit.codecs._files.json_lines`'s clean
+    :class:`InputError`\\ s; a value other than an object is one too.
     """
     name = os.fspath(path)
-    for lineno, line in numbered_lines(name):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"not JSON: {exc.msg}", name, lineno) from None
-        except RecursionError:
-            raise InputError("JSON nested too deeply", name, lineno) from None
-        except ValueError as exc:  # e.g. an integer literal longer than Python converts
-            raise InputError(f"not JSON: {exc}", name, lineno) from None
+    for lineno, obj in json_lines(name):
         if not isinstance(obj, dict):
             raise InputError("expected a JSON object", name, lineno)
         yield lineno, obj

@@ -306,7 +306,7 @@ def parse_json(text: str, file: str | None = None, line: int | None = None):
     except RecursionError:
         raise InputError("JSON nested too deeply", file, line) from None
     except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-        raise InputError(f"not usable JSON: {exc}", file, line) from None
+        raise InputError(f"not JSON: {exc}", file, line) from None
     except MemoryError:
         raise InputError("JSON value too large", file, line) from None
 

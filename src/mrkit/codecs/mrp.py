@@ -284,7 +284,7 @@ def _json_lines(lines: Iterable[str], label: str) -> Iterator[tuple[int, Any, st
             except (RecursionError, ValueError) as exc:  # nested too deeply; a 5,000-digit number
                 m = _ID.search(text)
                 raise InputError("JSON nested too deeply to read" if isinstance(exc, RecursionError)
-                                 else f"not usable JSON: {exc}", label, lineno,
+                                 else f"not JSON: {exc}", label, lineno,
                                  m.group(1) if m else None) from None
             yield lineno, obj, label
     except UnicodeDecodeError as exc:
