@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
-from ..align import AlignConfig
 from ..codecs._files import atomic_write
+from ..errors import MrkitError
+
+if TYPE_CHECKING:  # the engine (and numpy) load only when a command scores
+    from ..aggregate.corpus import CorpusResult
+    from ..align import AlignConfig
+
+REPORT_FORMATS = ("text", "json", "tsv", "csv")
 
 
 def add_engine_options(p) -> None:
@@ -24,9 +29,141 @@ def add_engine_options(p) -> None:
                    help="work per pair, in seconds of a calibrated, deterministic budget (climbing, bounds, "
                         "ILP), before reporting the best score and its bound (default 10); the result "
                         "never depends on the machine's speed or load")
+
+
+def add_executor_options(p) -> None:
+    """``-j/--workers`` and ``--executor``: how the pairs are run (never what they score)."""
+    g = p.add_argument_group("execution")
     g.add_argument("-j", "--workers", type=int, default=0,
-                   help="worker processes (default 0: all cores for inputs of 1,000 pairs or more, "
-                        "else one); results do not depend on it")
+                   help="worker processes (default 0: automatic, i.e. one process unless the input is "
+                        "large enough for all cores to pay); results do not depend on it")
+    g.add_argument("--executor", choices=("auto", "serial", "processes"), default="auto",
+                   help="how pairs are run: in this process (serial), in worker processes, or chosen "
+                        "from -j and the input size (auto, the default)")
+
+
+def add_stats_options(p) -> None:
+    """``--bootstrap N``, ``--against SYSTEM_B``, ``--confidence``, ``--stats-seed``."""
+    g = p.add_argument_group("statistics")
+    g.add_argument("--bootstrap", type=int, default=0, metavar="N",
+                   help="confidence intervals of the corpus scores from N bootstrap resamples of the pairs")
+    g.add_argument("--against", metavar="SYSTEM_B",
+                   help="compare with a second system file on the same gold: difference, paired-bootstrap "
+                        "interval and p-value, approximate-randomization p-value (N rounds, default 1000)")
+    g.add_argument("--confidence", type=float, default=0.95, metavar="LEVEL",
+                   help="confidence level of the intervals (default 0.95)")
+    g.add_argument("--stats-seed", type=int, default=0, metavar="S",
+                   help="seed of the bootstrap and randomization draws (default 0)")
+
+
+def executor_of(args, parallel_worth_it: bool = False):
+    """The executor ``-j`` / ``--executor`` ask for (see :func:`mrkit.runtime.executor.make_executor`)."""
+    from ..runtime.executor import make_executor
+
+    return make_executor(getattr(args, "executor", "auto"), getattr(args, "workers", 0),
+                         parallel_worth_it=parallel_worth_it)
+
+
+def check_stats(args) -> None:
+    """Statistics options that cannot work fail before any scoring."""
+    if getattr(args, "bootstrap", 0) < 0:
+        raise MrkitError("--bootstrap must be 0 or a positive number of samples")
+    level = getattr(args, "confidence", 0.95)
+    if not 0 < level < 1:
+        raise MrkitError("--confidence must lie between 0 and 1")
+
+
+def statistics(args, result: "CorpusResult", score_against: Callable[[str], "CorpusResult"] | None = None
+               ) -> tuple[dict | None, dict | None]:
+    """The intervals (``--bootstrap``) and the comparison with ``--against`` of a command's
+    result: ``score_against(path)`` scores the second system exactly as the first."""
+    ci = against = None
+    samples, seed, level = getattr(args, "bootstrap", 0), getattr(args, "stats_seed", 0), getattr(args, "confidence", 0.95)
+    if samples:
+        ci = {"intervals": result.bootstrap(samples, seed, level), "samples": samples, "level": level, "seed": seed}
+    if getattr(args, "against", None):
+        if score_against is None:
+            raise MrkitError("--against is not available for this command")
+        other = score_against(args.against)
+        rounds = samples or 1000
+        try:
+            tests = result.compare(other, rounds, seed, level)
+        except ValueError as exc:
+            raise MrkitError(f"cannot compare with {args.against}: {exc}") from None
+        against = {"system": args.against, "summary": other.summary(), "samples": rounds, "level": level,
+                   "seed": seed, "tests": tests}
+    return ci, against
+
+
+def report_format(args) -> str:
+    """``text``, ``json``, ``tsv`` or ``csv`` from ``--json`` / ``--format``."""
+    fmt = getattr(args, "report_format", None) or "text"
+    if getattr(args, "json", False):
+        if fmt not in ("text", "json"):
+            raise MrkitError(f"--json and --format {fmt} ask for two different reports")
+        fmt = "json"
+    return fmt
+
+
+def add_format_option(p, input_formats: tuple[str, ...] = ()) -> None:
+    """``--format NAME``: an input format (``input_formats``; default: guessed from each
+    file's suffix and content) or a report format (text, json, tsv, csv); given twice, one
+    of each.  Parsed by :func:`split_formats`."""
+    choices = ", ".join((*input_formats, *REPORT_FORMATS))
+    what = "the input format (default: guessed from suffix and content) or " if input_formats else ""
+    p.add_argument("--format", action="append", metavar="NAME", dest="formats",
+                   help=f"{what}the report format (text, json, tsv, csv: tsv/csv print one row per "
+                        f"pair with --per-pair, else the summary); one of: {choices}")
+
+
+def split_formats(args, input_formats: tuple[str, ...] = ()) -> None:
+    """Sort the ``--format`` values into ``args.input_format`` and ``args.report_format``."""
+    args.input_format = getattr(args, "input_format", None)
+    args.report_format = None
+    for name in getattr(args, "formats", None) or ():
+        key = name.lower()
+        if key in REPORT_FORMATS:
+            if args.report_format not in (None, key):
+                raise MrkitError(f"--format {args.report_format} and --format {key}: one report format, please")
+            args.report_format = key
+        elif key in input_formats:
+            if args.input_format not in (None, key):
+                raise MrkitError(f"--format {args.input_format} and --format {key}: one input format, please")
+            args.input_format = key
+        else:
+            raise MrkitError(f"unknown format {name!r} (one of {', '.join((*input_formats, *REPORT_FORMATS))})")
+
+
+def emit_result(args, result: "CorpusResult", header: dict, text_lines: list[str],
+                ci: dict | None = None, against: dict | None = None, per_pair: bool = False,
+                scale: float = 1.0) -> None:
+    """Write a command's report in the asked format: JSON (``header``, the result's
+    ``to_dict``, intervals, comparison), TSV/CSV (per-pair rows with ``--per-pair``,
+    else one summary row), or text (``text_lines`` then intervals and comparison)."""
+    from ..report.result import rows_text, statistics_dict, statistics_lines, to_json as json_text
+
+    fmt = report_format(args)
+    d = getattr(args, "digits", 4)
+    if fmt == "json":
+        emit(json_text({**header, **result.to_dict(per_pair=per_pair), **statistics_dict(ci, against)}),
+             getattr(args, "output", None))
+    elif fmt in ("tsv", "csv"):
+        if per_pair:
+            rows = result.rows()
+        else:
+            row = dict(result.summary())
+            if ci is not None:
+                for k, (lo, hi) in ci["intervals"].items():
+                    row[f"{k}_ci_low"], row[f"{k}_ci_high"] = lo, hi
+            if against is not None:
+                for k, t in against["tests"].items():
+                    row[f"{k}_difference"] = t["difference"]
+                    row[f"{k}_p_randomization"] = t["p_randomization"]
+                    row[f"{k}_p_bootstrap"] = t["p_bootstrap"]
+            rows = [row]
+        emit(rows_text(rows, fmt), getattr(args, "output", None))
+    else:
+        emit("\n".join(text_lines + statistics_lines(ci, against, d, scale)), getattr(args, "output", None))
 
 
 def add_output_options(p) -> None:
@@ -37,7 +174,9 @@ def add_output_options(p) -> None:
     p.add_argument("--digits", type=int, default=4, help="digits after the point (default 4)")
 
 
-def engine_config(args) -> AlignConfig:
+def engine_config(args) -> "AlignConfig":
+    from ..align import AlignConfig
+
     exact = "always" if args.exact else ("never" if args.no_ilp else "auto")
     return AlignConfig(restarts=args.restarts, seed=args.seed, exact=exact, time_limit=args.time_limit)
 
@@ -71,4 +210,6 @@ def emit(text: str, output: str | None) -> None:
 
 
 def to_json(obj) -> str:
-    return json.dumps(obj, indent=2, ensure_ascii=False)
+    from ..report.result import to_json as json_text
+
+    return json_text(obj)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..errors import InputError, MrkitError
-from .common import add_engine_options, emit, engine_config, to_json
+from .common import add_engine_options, add_executor_options, emit, engine_config, to_json
 
 HELP = """\
 Score two or more systems against one gold file with several metrics, and compare the
@@ -54,6 +54,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="write the report to this file (atomically)")
     p.add_argument("--digits", type=int, default=3, help="digits after the point (default 3)")
     add_engine_options(p)
+    add_executor_options(p)
     return p
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import add_engine_options, emit, engine_config, progress_bar, to_json
+from .common import add_engine_options, add_executor_options, emit, engine_config, progress_bar, to_json
 
 HELP = """\
 Smatch between two PENMAN files of document graphs, paired in order. A node may only be
@@ -28,6 +28,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="write the report to this file (atomically)")
     p.add_argument("--digits", type=int, default=4, help="digits after the point (default 4)")
     add_engine_options(p)
+    add_executor_options(p)
     return p
 
 

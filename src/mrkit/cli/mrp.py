@@ -6,7 +6,7 @@ import argparse
 import sys
 import warnings
 
-from .common import add_engine_options, add_output_options, emit, engine_config, progress_bar, to_json
+from .common import add_engine_options, add_executor_options, add_output_options, emit, engine_config, progress_bar, to_json
 
 HELP = """\
 The CoNLL 2019/2020 MRP metric between a gold and a system MRP file.  Graphs are paired
@@ -31,6 +31,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--mrp-only", action="store_true", help="skip the framework-specific metrics")
     add_output_options(p)
     add_engine_options(p)
+    add_executor_options(p)
     return p
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import add_engine_options, add_output_options, emit, engine_config, to_json
+from .common import add_engine_options, add_executor_options, add_output_options, emit, engine_config, to_json
 
 HELP = """\
 Score two PENMAN files holding the same number of graphs, paired in order, with one
@@ -37,6 +37,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--per-pair", action="store_true", help="also report every pair")
     add_output_options(p)
     add_engine_options(p)
+    add_executor_options(p)
     return p
 
 

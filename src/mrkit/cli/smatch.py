@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import MrkitError
-from .common import add_engine_options, add_output_options, emit, engine_config, progress_bar, to_json
+from .common import add_engine_options, add_executor_options, add_output_options, emit, engine_config, progress_bar, to_json
 
 HELP = """\
 Smatch between two PENMAN files holding the same number of graphs, paired in order:
@@ -33,6 +33,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="95%% bootstrap confidence intervals from N resamples of the pairs")
     add_output_options(p)
     add_engine_options(p)
+    add_executor_options(p)
     return p
 
 

@@ -162,9 +162,10 @@ def score_items(items: Sequence[Item], config: AlignConfig = AlignConfig(), work
 def _result(pairs: list[PairScore], bootstrap: int, seed: int) -> SmatchResult:
     ci = None
     if bootstrap:
-        from ...aggregate.bootstrap import bootstrap_prf
+        from ...aggregate.resampling import bootstrap as resample, prf_reduce
 
-        ci = bootstrap_prf([(p.matched, p.gold, p.system) for p in pairs], bootstrap, seed)
+        ci = resample(np.asarray([(p.matched, p.gold, p.system) for p in pairs], dtype=float).reshape(-1, 3),
+                      prf_reduce, bootstrap, seed)
     return SmatchResult(pairs, ci)
 
 

@@ -1,0 +1,182 @@
+"""The one place that resamples: bootstrap intervals and paired tests between two systems.
+
+Every corpus statistic mrkit reports is a *reducer* applied to the column sums of a table
+of summable per-pair statistics (``(n, k)``; for Smatch the columns are matched, gold and
+system triples; for a mean of pair scores they are the score and 1; for CoNLL-F1 the
+recall and precision numerators and denominators of MUC, B-cubed and CEAFe).  So a
+resample of the pairs is a vector of multiplicities ``w`` and its statistic is
+``reduce(w @ table)``: no resampled copy of the corpus is ever built.
+
+All draws come from ``numpy.random.default_rng(seed)`` in a fixed order (first every
+bootstrap resample, then every randomisation round), drawn in blocks of rows, which gives
+the same numbers as drawing the whole matrix at once: results are reproducible and do not
+depend on the corpus being scored in chunks or in parallel.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator, Mapping
+
+import numpy as np
+
+Reducer = Callable[[np.ndarray], Mapping[str, np.ndarray]]
+"""Column sums ``(..., k)`` -> named statistics ``(...)`` (e.g. precision, recall, f1)."""
+
+BLOCK = 64
+"""Resamples drawn and reduced at a time (bounds memory at ``BLOCK x n`` integers)."""
+
+
+def interval(values: np.ndarray, level: float = 0.95) -> tuple[float, float]:
+    """Percentile interval of the finite values (NaN, NaN when there are none)."""
+    values = np.asarray(values, dtype=float)
+    values = values[~np.isnan(values)]
+    if len(values) == 0:
+        return (float("nan"), float("nan"))
+    lo, hi = (1 - level) / 2 * 100, (1 + level) / 2 * 100
+    return (float(np.percentile(values, lo)), float(np.percentile(values, hi)))
+
+
+def bootstrap_indices(n: int, samples: int, seed: int) -> np.ndarray:
+    """``samples`` x ``n`` item indices drawn with replacement."""
+    return np.random.default_rng(seed).integers(0, n, size=(samples, n))
+
+
+def _index_blocks(rng: np.random.Generator, n: int, samples: int) -> Iterator[np.ndarray]:
+    for start in range(0, samples, BLOCK):
+        yield rng.integers(0, n, size=(min(BLOCK, samples - start), n))
+
+
+def _weights(idx: np.ndarray, n: int) -> np.ndarray:
+    """Multiplicity of every item in every resample (rows of ``idx``)."""
+    rows = idx.shape[0]
+    flat = (idx + (np.arange(rows) * n)[:, None]).ravel()
+    return np.bincount(flat, minlength=rows * n).reshape(rows, n).astype(np.float64)
+
+
+def _stack(parts: list[Mapping[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    return {k: np.concatenate([np.atleast_1d(p[k]) for p in parts]) for k in parts[0]} if parts else {}
+
+
+def bootstrap(table: np.ndarray, reduce: Reducer, samples: int = 1000, seed: int = 0,
+              level: float = 0.95) -> dict[str, tuple[float, float]]:
+    """Percentile bootstrap interval of every statistic of ``reduce``, resampling rows
+    (pairs, documents, topics) of ``table`` with replacement."""
+    table = np.asarray(table, dtype=np.float64)
+    n = table.shape[0]
+    if n == 0 or samples <= 0:
+        return {}
+    rng = np.random.default_rng(seed)
+    parts = [reduce(_weights(idx, n) @ table) for idx in _index_blocks(rng, n, samples)]
+    return {k: interval(v, level) for k, v in _stack(parts).items()}
+
+
+def bootstrap_values(stat: Callable[[np.ndarray], float], n: int, samples: int, seed: int) -> np.ndarray:
+    """``stat(indices)`` over ``samples`` bootstrap resamples of ``n`` items (for
+    statistics that are not reducers of summable columns, e.g. a rank statistic)."""
+    rng = np.random.default_rng(seed)
+    return np.array([stat(row) for idx in _index_blocks(rng, n, samples) for row in idx], dtype=float)
+
+
+def paired_test(table_a: np.ndarray, table_b: np.ndarray, reduce: Reducer, samples: int = 1000,
+                seed: int = 0, level: float = 0.95) -> dict[str, dict]:
+    """Compare two systems scored on the same items (row ``i`` of both tables is item
+    ``i``), for every statistic of ``reduce``:
+
+    - ``difference``: the statistic of A minus that of B on the whole corpus;
+    - ``ci``: paired-bootstrap percentile interval of the difference (items resampled,
+      A's and B's rows of an item kept together);
+    - ``p_bootstrap``: two-sided paired-bootstrap p-value (share of resampled differences
+      on the other side of 0, doubled, capped at 1; 1 when the difference is 0);
+    - ``p_randomization``: approximate randomisation: in each of ``samples`` rounds every
+      item's rows are swapped between A and B with probability 1/2, and p = (hits + 1) /
+      (samples + 1), hits counting rounds with a difference at least as large in absolute
+      value as the observed one (two-sided).
+
+    With ``samples <= 0`` only the differences are computed.
+    """
+    a = np.asarray(table_a, dtype=np.float64)
+    b = np.asarray(table_b, dtype=np.float64)
+    if a.shape != b.shape:
+        raise ValueError(f"paired tables differ in shape: {a.shape} vs {b.shape}")
+    n = a.shape[0]
+    obs_a, obs_b = reduce(a.sum(axis=0)), reduce(b.sum(axis=0))
+    observed = {k: float(obs_a[k]) - float(obs_b[k]) for k in obs_a}
+    nan = float("nan")
+    if n == 0 or samples <= 0:
+        return {k: {"difference": d, "ci": (nan, nan), "p_bootstrap": None, "p_randomization": None}
+                for k, d in observed.items()}
+    rng = np.random.default_rng(seed)
+    boot_parts = []
+    for idx in _index_blocks(rng, n, samples):
+        w = _weights(idx, n)
+        ra, rb = reduce(w @ a), reduce(w @ b)
+        boot_parts.append({k: np.asarray(ra[k]) - np.asarray(rb[k]) for k in ra})
+    boot = _stack(boot_parts)
+    d = b - a
+    total_a = a.sum(axis=0)
+    total_b = b.sum(axis=0)
+    perm_parts = []
+    for start in range(0, samples, BLOCK):
+        rows = min(BLOCK, samples - start)
+        # item's rows swapped where the draw is 0 (the sign -1 of a random +-1 flip)
+        swap = (rng.integers(0, 2, size=(rows, n)) == 0).astype(np.float64)
+        moved = swap @ d
+        ra, rb = reduce(total_a + moved), reduce(total_b - moved)
+        perm_parts.append({k: np.asarray(ra[k]) - np.asarray(rb[k]) for k in ra})
+    perm = _stack(perm_parts)
+    out: dict[str, dict] = {}
+    for k, diff in observed.items():
+        bv = boot[k][~np.isnan(boot[k])]
+        pv = perm[k][~np.isnan(perm[k])]
+        if diff == 0 or np.isnan(diff) or len(bv) == 0:
+            p_boot = 1.0
+        else:
+            other = (bv <= 0).sum() if diff > 0 else (bv >= 0).sum()
+            p_boot = min(1.0, 2 * float(other) / len(bv))
+        hits = int((np.abs(pv) >= abs(diff) - 1e-12).sum())
+        out[k] = {"difference": diff, "ci": interval(bv, level), "p_bootstrap": p_boot,
+                  "p_randomization": (hits + 1) / (len(pv) + 1)}
+    return out
+
+
+# ------------------------------------------------------------------ reducers
+
+def prf_reduce(sums: np.ndarray) -> dict[str, np.ndarray]:
+    """Columns (matched, gold, system) -> precision, recall, F1, with the convention of
+    :func:`mrkit.aggregate.prf.prf` (empty against empty is a perfect match)."""
+    sums = np.asarray(sums, dtype=np.float64)
+    m, g, s = sums[..., 0], sums[..., 1], sums[..., 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(s > 0, m / np.where(s > 0, s, 1), np.where(g == 0, 1.0, 0.0))
+        r = np.where(g > 0, m / np.where(g > 0, g, 1), np.where(s == 0, 1.0, 0.0))
+        f = np.where(g + s > 0, 2 * m / np.where(g + s > 0, g + s, 1), 1.0)
+    return {"precision": p, "recall": r, "f1": f}
+
+
+def mean_reduce(sums: np.ndarray) -> dict[str, np.ndarray]:
+    """Columns (score, 1) -> the mean score, reported as ``f1`` (the headline)."""
+    sums = np.asarray(sums, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return {"f1": np.where(sums[..., 1] > 0, sums[..., 0] / np.where(sums[..., 1] > 0, sums[..., 1], 1), np.nan)}
+
+
+def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``num / den`` with 0 for 0/0 (the CoNLL reference scorer's convention)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den != 0, num / np.where(den != 0, den, 1), 0.0)
+
+
+def f_measure(recall: np.ndarray, precision: np.ndarray) -> np.ndarray:
+    """Harmonic mean, 0 when both are 0 (the reference scorer's convention)."""
+    s = recall + precision
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(s != 0, 2 * recall * precision / np.where(s != 0, s, 1), 0.0)
+
+
+def recall_precision_reduce(sums: np.ndarray) -> dict[str, np.ndarray]:
+    """Columns (recall numerator, recall denominator, precision numerator, precision
+    denominator) -> recall, precision, F1 (0/0 counts as 0, as the coreference scorers)."""
+    sums = np.asarray(sums, dtype=np.float64)
+    r = ratio(sums[..., 0], sums[..., 1])
+    p = ratio(sums[..., 2], sums[..., 3])
+    return {"precision": p, "recall": r, "f1": f_measure(r, p)}

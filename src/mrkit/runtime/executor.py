@@ -1,0 +1,127 @@
+"""Executors: how a stream of tasks (chunks of pairs) is run, chosen by the caller.
+
+An executor maps a module-level function over an iterable of tasks and yields the results
+in order.  It never reads ahead more than a few tasks per worker, so a stream of pairs
+flows through it in bounded memory.  Metrics never choose one: the pipeline (and through
+it ``-j`` / ``--executor`` on every command) does.
+
+- :class:`SerialExecutor`: in this process;
+- :class:`ProcessExecutor`: worker processes (fork where available), whose workers exit
+  quietly on Ctrl-C or when the parent dies (:func:`mrkit.runtime.parallel.new_pool`);
+- a distributed backend plugs in as one more class with the same ``map``, and one entry in
+  :data:`EXECUTORS`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from typing import Any, Callable, Iterable, Iterator, Protocol
+
+from ..errors import MrkitError
+
+
+class Executor(Protocol):
+    """Runs ``fn`` over tasks, in order.  ``workers``: how many run at once."""
+
+    name: str
+    workers: int
+
+    def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]: ...
+
+    def __enter__(self) -> "Executor": ...
+
+    def __exit__(self, *exc) -> None: ...
+
+
+class SerialExecutor:
+    """Every task in this process, one after the other."""
+
+    name = "serial"
+    workers = 1
+
+    def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
+        from ..codecs._files import gc_paused
+
+        for task in tasks:
+            with gc_paused():
+                result = fn(task)
+            yield result
+
+    def __enter__(self) -> "SerialExecutor":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+
+def _call(args: tuple) -> Any:
+    from ..codecs._files import gc_paused
+
+    fn, task = args
+    with gc_paused():
+        return fn(task)
+
+
+class ProcessExecutor:
+    """Tasks in ``workers`` processes; at most ``2 * workers`` tasks in flight, so the
+    input is consumed as results come back.  ``fn`` and the tasks must pickle (``fn``
+    a module-level function)."""
+
+    name = "processes"
+
+    def __init__(self, workers: int = 0) -> None:
+        self.workers = workers if workers > 0 else (os.cpu_count() or 1)
+        self._ctx = None
+        self._pool = None
+
+    def __enter__(self) -> "ProcessExecutor":
+        from .parallel import new_pool
+
+        self._ctx = new_pool(self.workers)
+        self._pool = self._ctx.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        ctx, self._ctx, self._pool = self._ctx, None, None
+        if ctx is not None:
+            ctx.__exit__(*exc)
+
+    def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
+        if self._pool is None:
+            with self:
+                yield from self.map(fn, tasks)
+            return
+        window = 2 * self.workers
+        pending: deque = deque()
+        for task in tasks:
+            pending.append(self._pool.apply_async(_call, ((fn, task),)))
+            if len(pending) >= window:
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
+
+
+EXECUTORS: dict[str, type] = {"serial": SerialExecutor, "processes": ProcessExecutor}
+KINDS = ("auto", *EXECUTORS)
+
+
+def make_executor(kind: str = "auto", workers: int = 0, *, parallel_worth_it: bool = False) -> Executor:
+    """The executor the caller asked for.
+
+    ``kind``: ``serial``, ``processes`` or ``auto``; ``workers``: processes (0 = every
+    core).  ``auto`` with ``workers`` 0 runs serially unless the caller knows the input is
+    large enough for processes to pay (``parallel_worth_it``): the default is never slower
+    than one worker.  ``auto`` with ``workers`` 1 is serial, with more it is processes.
+    """
+    if workers < 0:
+        raise MrkitError(f"-j/--workers must be 0 (automatic) or a positive number, not {workers}")
+    if kind not in KINDS:
+        raise MrkitError(f"unknown executor {kind!r} (one of {', '.join(KINDS)})")
+    if kind == "auto":
+        if workers == 1 or (workers == 0 and not parallel_worth_it) or (os.cpu_count() or 1) == 1 and workers == 0:
+            return SerialExecutor()
+        return ProcessExecutor(workers)
+    if kind == "serial":
+        return SerialExecutor()
+    return EXECUTORS[kind](workers)
