@@ -60,3 +60,51 @@ def test_documented_old_import_paths_still_work():
     from mrkit.validate import validate_mrp  # noqa: F401
 
     assert Graph is NewGraph and smatch_files is new_smatch_files
+
+
+# ------------------------------------------------------------------ start-up of the command line
+
+HEAVY = ("numpy", "scipy", "highspy", "penman", "networkx", "ot", "mrkit.align", "mrkit.align._kernel")
+
+
+def loaded_by_cli(args: tuple[str, ...], modules: tuple[str, ...]) -> list[str]:
+    """Which of ``modules`` ``python -m mrkit ARGS`` has loaded when it exits (any status)."""
+    code = ("import sys, runpy\n"
+            f"sys.argv = ['mrkit', *{args!r}]\n"
+            "try:\n    runpy.run_module('mrkit', run_name='__main__', alter_sys=True)\n"
+            "except SystemExit:\n    pass\n"
+            f"sys.stderr.write('\\nLOADED:' + ','.join(m for m in {modules!r} if m in sys.modules))\n")
+    env_path = str(Path(mrkit.__file__).resolve().parents[1])
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={"PYTHONPATH": env_path, "PATH": ""}, check=True)
+    loaded = out.stderr.rsplit("LOADED:", 1)[1].strip()
+    return [m for m in loaded.split(",") if m]
+
+
+def test_mrkit_help_loads_no_heavy_dependency():
+    assert loaded_by_cli(("--help",), HEAVY) == []
+    assert loaded_by_cli(("--version",), HEAVY) == []
+
+
+def test_command_help_loads_no_heavy_dependency_and_only_its_own_command():
+    commands = tuple(f"mrkit.cli.{name}" for name in ("smatch", "mrp", "convert", "validate", "score", "compare",
+                                                      "coref", "hierarchy", "docamr", "docsmatch"))
+    assert loaded_by_cli(("smatch", "--help"), HEAVY) == []
+    assert loaded_by_cli(("smatch", "--help"), commands) == ["mrkit.cli.smatch"]
+    assert loaded_by_cli(("coref", "--help"), HEAVY) == []
+    # a misspelt command still lists every command (so all of them are loaded), but no engine
+    assert loaded_by_cli(("smatc",), HEAVY) == []
+    assert loaded_by_cli(("smatc",), commands) == list(commands)
+
+
+def test_cli_main_builds_every_command_without_argv_and_one_with_it():
+    from mrkit.cli import COMMANDS, build_parser
+
+    def commands_of(parser):
+        sub = next(a for a in parser._actions if a.dest == "command")
+        return list(sub.choices)
+
+    assert commands_of(build_parser()) == list(COMMANDS)
+    assert commands_of(build_parser(["--help"])) == list(COMMANDS)
+    assert commands_of(build_parser(["smatch", "a", "b"])) == ["smatch"]
+    assert commands_of(build_parser(["nosuch"])) == list(COMMANDS)

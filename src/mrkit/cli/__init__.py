@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import logging
 import os
 import sys
 import warnings
@@ -42,7 +41,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"mrkit: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The ``mrkit`` parser.  When ``argv`` starts with a command name, only that command's
+    module is imported (start-up cost of ``mrkit smatch ...`` is one module, not ten); otherwise
+    (``mrkit --help``, a misspelt command, no ``argv``) every command is, to list them all."""
     parser = _Parser(
         prog="mrkit",
         description="Read, convert, build and score meaning-representation graphs.",
@@ -52,7 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mrkit {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
+    chosen = argv[0] if argv and argv[0] in COMMANDS else None
     for name, module in COMMANDS.items():
+        if chosen is not None and name != chosen:
+            continue
         mod = importlib.import_module(f".{module}", __name__)
         p = mod.add_parser(sub)
         p.set_defaults(_run=mod.run)
@@ -141,6 +146,8 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 def _quiet_libraries() -> None:
     """Python warnings as one line each; log records of libraries (PENMAN's parser logs
     every problem it repairs) are not printed: mrkit reports the problem itself."""
+    import logging  # here, not at the top: ``mrkit --help`` need not load it
+
     warnings.showwarning = _show_warning
     root = logging.getLogger()
     if not root.handlers:
@@ -160,9 +167,10 @@ def _stdout_gone() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    _quiet_libraries()
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
+    _quiet_libraries()
     debug = bool(os.environ.get("MRKIT_DEBUG"))
     try:
         from ..codecs._files import check_writable
