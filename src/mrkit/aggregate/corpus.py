@@ -204,7 +204,7 @@ class Collector:
             record: dict | None = None) -> None:
         if len(row) != self.width:
             raise ValueError(f"{self.metric}: a row of {len(row)} statistics, expected {self.width}")
-        self._pending.append(row)
+        self._pending.append(tuple(row))  # a copy: the caller may reuse its buffer
         if len(self._pending) >= 4096:
             self._flush()
         self.ids.append(pair_id)

@@ -18,7 +18,7 @@ REPORT_FORMATS = ("text", "json", "tsv", "csv")
 
 
 def _clean(obj: Any) -> Any:
-    """JSON-ready: tuples as lists, numpy scalars as numbers, NaN as null."""
+    """JSON-ready: tuples as lists, numpy scalars as numbers, NaN and infinities as null."""
     if isinstance(obj, dict):
         return {str(k): _clean(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
@@ -28,7 +28,7 @@ def _clean(obj: Any) -> Any:
             obj = obj.item()
         except (ValueError, TypeError):
             return obj
-    if isinstance(obj, float) and math.isnan(obj):
+    if isinstance(obj, float) and not math.isfinite(obj):  # NaN, inf: not JSON
         return None
     return obj
 
