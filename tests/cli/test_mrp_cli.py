@@ -44,8 +44,8 @@ def test_json_report(files, capsys):
     assert (o["edges"]["g"], o["edges"]["s"], o["edges"]["c"]) == (1, 1, 0)
     assert o["n"] == 2 and o["missing"] == 1 and o["certified"] == 2 and o["perfect"] == 0
     assert d["frameworks"]["eds"]["all"] == o["all"]
-    assert [g["id"] for g in d["graphs"]] == ["1", "2"]
-    assert d["graphs"][1]["missing"] is True
+    assert [g["id"] for g in d["per_pair"]] == ["1", "2"]
+    assert d["per_pair"][1]["missing"] is True
     edm = d["framework_metrics"]["eds"]
     assert edm["metric"] == "edm" and edm["names"]["c"] == 2
 
