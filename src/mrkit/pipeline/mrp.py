@@ -27,7 +27,7 @@ from ..aggregate.corpus import Collector, CorpusResult
 from ..aggregate.resampling import prf_reduce
 from ..align import AlignConfig
 from ..codecs.registry import READ_FORMATS, guess_format, read_graphs
-from ..errors import InputError, MrkitError
+from ..errors import MrkitError
 from ..metrics.mrp.frameworks import FrameworkTotals, framework_pair
 from ..metrics.mrp.mrp import GraphScore, MRPResult, pair_graphs, score_graph, select_frameworks
 from ..model.graph import Graph
