@@ -72,7 +72,7 @@ def test_per_graph_json_holds_no_timings_and_is_the_same_bytes(tmp_path):
     runs = [run_mrkit("mrp", g, s, "--json", "--per-graph") for _ in range(2)]
     assert runs[0].returncode == 0 and runs[0].stdout == runs[1].stdout
     d = json.loads(runs[0].stdout)
-    assert all("seconds" not in graph for graph in d["graphs"])
+    assert all("seconds" not in graph for graph in d["per_pair"])
 
 
 # ------------------------------------------------------------------ item 13: bounded resources

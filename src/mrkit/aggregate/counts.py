@@ -1,15 +1,21 @@
-"""Gold / system / correct counts with precision, recall and F1, shared by the set metrics."""
+"""Gold / system / correct counts of the set metrics (MRP tuples, SDP, EDM, UCCA).
+
+:class:`Counts` is the one precision/recall/F container of set metrics: its scores come
+from :class:`~mrkit.aggregate.prf.PRF` (:func:`~mrkit.aggregate.prf.prf`, never
+re-computed here); ``p``/``r``/``f`` and ``g``/``s``/``c`` are the short names the MRP
+reports use.  :class:`SetScores` sums a set metric over pairs as they stream past.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable
 
-from .prf import prf
+from .prf import PRF
 
 
 @dataclass
-class Counts:
+class Counts(PRF):
     """``g`` gold tuples, ``s`` system tuples, ``c`` correct (matched) tuples."""
 
     g: int = 0
@@ -33,17 +39,34 @@ class Counts:
             out.add(x)
         return out
 
+    # the names of PRF (matched, gold, system) and of a summable row
+    @property
+    def matched(self) -> int:
+        return self.c
+
+    @property
+    def gold(self) -> int:
+        return self.g
+
+    @property
+    def system(self) -> int:
+        return self.s
+
+    def row(self) -> tuple[int, int, int]:
+        """``(matched, gold, system)``: the summable row of :func:`~mrkit.aggregate.resampling.prf_reduce`."""
+        return (self.c, self.g, self.s)
+
     @property
     def p(self) -> float:
-        return prf(self.c, self.g, self.s)[0]
+        return self.precision
 
     @property
     def r(self) -> float:
-        return prf(self.c, self.g, self.s)[1]
+        return self.recall
 
     @property
     def f(self) -> float:
-        return prf(self.c, self.g, self.s)[2]
+        return self.f1
 
     @property
     def perfect(self) -> bool:
@@ -56,6 +79,14 @@ class Counts:
 TupleSets = dict[str, tuple[set, set]]
 """Per measure, the gold and the system tuple set of one graph pair."""
 
+PairCounts = dict[str, tuple[Counts, bool]]
+"""Per measure, the counts of one graph pair and whether its two sets are equal."""
+
+
+def pair_counts(sets: TupleSets) -> PairCounts:
+    """The counts of one pair's tuple sets (a few numbers: what a worker sends back)."""
+    return {name: (Counts.of_sets(gold, system), gold == system) for name, (gold, system) in sets.items()}
+
 
 @dataclass
 class SetScores:
@@ -63,24 +94,31 @@ class SetScores:
     match exactly (gold set equal to system set)."""
 
     metric: str
-    counts: dict[str, Counts]
-    exact: dict[str, int]
-    n: int
+    counts: dict[str, Counts] = field(default_factory=dict)
+    exact: dict[str, int] = field(default_factory=dict)
+    n: int = 0
+
+    def add(self, pair: PairCounts) -> "SetScores":
+        """Add one pair's counts (:func:`pair_counts`)."""
+        self.n += 1
+        for name, (c, same) in pair.items():
+            self.counts.setdefault(name, Counts()).add(c)
+            self.exact[name] = self.exact.get(name, 0) + same
+        return self
+
+    def with_total(self, total: str | None) -> "SetScores":
+        """``total``: name of an extra measure summing all others (added once, at the end)."""
+        if total:
+            self.counts[total] = Counts.total(list(self.counts.values()))
+        return self
 
     @classmethod
     def collect(cls, metric: str, per_pair: Iterable[TupleSets], total: str | None = None) -> "SetScores":
         """Sum per-pair tuple sets; ``total``: name of an extra measure summing all others."""
-        counts: dict[str, Counts] = {}
-        exact: dict[str, int] = {}
-        n = 0
+        out = cls(metric)
         for sets in per_pair:
-            n += 1
-            for name, (gold, system) in sets.items():
-                counts.setdefault(name, Counts()).add(Counts.of_sets(gold, system))
-                exact[name] = exact.get(name, 0) + (gold == system)
-        if total:
-            counts[total] = Counts.total(list(counts.values()))
-        return cls(metric, counts, exact, n)
+            out.add(pair_counts(sets))
+        return out.with_total(total)
 
     def to_dict(self) -> dict:
         d: dict = {"metric": self.metric, "n": self.n}

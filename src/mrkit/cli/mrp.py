@@ -4,71 +4,100 @@ from __future__ import annotations
 
 import argparse
 import sys
-import warnings
 
-from .common import add_engine_options, add_executor_options, add_output_options, emit, engine_config, progress_bar, to_json
+from .common import (add_engine_options, add_executor_options, add_format_option, add_output_options,
+                     add_stats_options, check_stats, emit_result, engine_config, executor_of, progress_bar,
+                     report_format, split_formats, statistics)
 
 HELP = """\
-The CoNLL 2019/2020 MRP metric between a gold and a system MRP file.  Graphs are paired
+The CoNLL 2019/2020 MRP metric between a gold and a system file.  Graphs are paired
 by (framework, id); a missing system graph scores as empty.  Reported per tuple type
 (tops, labels, properties, anchors, edges, attributes) and "all": precision, recall, F1,
 per framework and over all frameworks, with how many graphs have a certified-optimal
 node correspondence (the others report an upper bound).  Beside it, each framework's own
-metric: SDP (DM, PSD), EDM (EDS), UCCA, Smatch (AMR).
+metric: SDP (DM, PSD), EDM (EDS), UCCA, Smatch (AMR).  The headline (JSON summary.f1) is
+the "all" F1 over all tuples of all frameworks.
+
+Inputs are MRP or a native format mrkit converts (amr: PENMAN, sdp: DM/PSD, eds, ucca: XML
+file, directory or list), given by --format or guessed from the suffix and content; '-'
+reads stdin.  --bootstrap N adds confidence intervals, --against SYSTEM_B compares a
+second system on the same gold graphs (paired bootstrap, approximate randomization).
 """
 
 TYPES = ("tops", "labels", "properties", "anchors", "edges", "attributes", "all")
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    p = sub.add_parser("mrp", help="MRP metric between gold and system MRP files", description=HELP,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("gold", help="gold MRP file")
-    p.add_argument("system", help="system MRP file")
+    from ..codecs.registry import READ_FORMATS
+
+    p = sub.add_parser("mrp", help="MRP metric between gold and system graphs (MRP or native formats)",
+                       description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("gold", help="gold graphs (MRP or a native format; - for stdin)")
+    p.add_argument("system", help="system graphs (MRP or a native format; - for stdin)")
     p.add_argument("--framework", action="append", metavar="NAME",
                    help="only score gold graphs of this framework (repeatable; case-insensitive)")
-    p.add_argument("--per-graph", action="store_true", help="also report every graph")
+    p.add_argument("--per-graph", "--per-pair", dest="per_graph", action="store_true",
+                   help="also report every graph (one row per graph with --format tsv|csv)")
     p.add_argument("--mrp-only", action="store_true", help="skip the framework-specific metrics")
+    p.add_argument("--text", metavar="FILE",
+                   help="raw sentences ('id<TAB>text' lines) to anchor native sdp, eds and ucca inputs")
+    add_format_option(p, READ_FORMATS)
     add_output_options(p)
     add_engine_options(p)
     add_executor_options(p)
+    add_stats_options(p)
     return p
 
 
 def run(args) -> int:
-    from ..errors import InputError
-    from ..metrics.mrp.mrp import check_frameworks, mrp_score, pair_graphs, read_mrp_pairs, select_frameworks
+    from ..errors import InputError, MrkitError
+    from ..metrics.mrp.mrp import check_frameworks
+    from ..codecs.registry import READ_FORMATS
+    from ..pipeline.mrp import PARALLEL_MIN_PAIRS, pairs_of, read_side, score_pairs
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        golds, systems = read_mrp_pairs(args.gold, args.system)
-    for w in caught:  # e.g. the deprecated edge key "properties": one line each
-        print(f"mrkit: warning: {w.message}", file=sys.stderr)
+    split_formats(args, READ_FORMATS)
+    report_format(args)
+    check_stats(args)
+    if args.gold == "-" and args.system == "-" or args.against == "-" and "-" in (args.gold, args.system):
+        raise MrkitError("stdin ('-') can be read only once")
+    texts = None
+    if args.text:
+        from ..codecs.anchoring import read_text_map
+
+        texts = read_text_map(args.text)
+
+    def warn(message: str) -> None:  # e.g. the deprecated edge key "properties": one line each
+        print(f"mrkit: warning: {message}", file=sys.stderr)
+
+    golds = read_side(args.gold, args.input_format, texts, warn)
+    systems = read_side(args.system, args.input_format, texts, warn)
     frameworks = None
     if args.framework:
         frameworks = check_frameworks(args.framework, golds, args.gold)
-    pairs = pair_graphs(golds, systems)[0]
-    if frameworks is not None:
-        pairs = select_frameworks(pairs, frameworks)
+    pairs, unpaired = pairs_of(golds, systems, frameworks)
     if not pairs:
         what = f" of framework {', '.join(frameworks)}" if frameworks else ""
         raise InputError(f"no gold graph{what} to score: nothing to compare", args.gold)
     config = engine_config(args)
-    with progress_bar(len(pairs), "mrp") as tick:
-        result = mrp_score(golds, systems, config, workers=args.workers, progress=tick,
-                           frameworks=frameworks)
-    extra = {}
-    if not args.mrp_only:
-        from ..metrics.mrp.frameworks import framework_scores
+    fmt = report_format(args)
+    executor = executor_of(args, parallel_worth_it=len(pairs) >= PARALLEL_MIN_PAIRS)
+    with executor:
+        with progress_bar(len(pairs), "mrp") as tick:
+            scored = score_pairs(pairs, config, executor, framework_metrics=not args.mrp_only,
+                                 keep_records=args.per_graph and fmt != "text", unpaired_system=unpaired,
+                                 progress=tick)
 
-        extra = framework_scores(pairs, config, workers=args.workers)
-    if args.json:
-        d = {"gold": args.gold, "system": args.system, **result.to_dict(per_graph=args.per_graph)}
-        if extra:
-            d["framework_metrics"] = extra
-        emit(to_json(d), args.output)
-        return 0
-    emit(format_report(result, extra, args.digits, args.per_graph), args.output)
+        def score_against(path: str):
+            other = read_side(path, args.input_format, texts, warn)
+            pairs_b, unpaired_b = pairs_of(golds, other, frameworks)
+            return score_pairs(pairs_b, config, executor, framework_metrics=False,
+                               unpaired_system=unpaired_b).result
+
+        ci, against = statistics(args, scored.result, score_against)
+    text = [] if fmt != "text" else format_report(scored.mrp, scored.framework_metrics, args.digits,
+                                                  args.per_graph).split("\n")
+    emit_result(args, scored.result, {"gold": args.gold, "system": args.system}, text, ci, against,
+                per_pair=args.per_graph)
     return 0
 
 

@@ -17,10 +17,11 @@ from typing import Sequence
 
 from ...align import AlignConfig
 from ...model.graph import Edge, Graph
-from .edm import edm_score
+from ...aggregate.counts import SetScores, pair_counts
 from ...features.mrp_tuples import flavor
-from .sdp import sdp_score
-from .ucca import ucca_score
+from .edm import edm_sets
+from .sdp import sdp_sets
+from .ucca import ucca_sets
 
 
 def metric_for(graph: Graph) -> str | None:
@@ -46,29 +47,71 @@ def with_normal_edges(g: Graph) -> Graph:
                  source_file=g.source_file, source_line=g.source_line)
 
 
+SET_METRICS = {"sdp": (sdp_sets, None), "edm": (edm_sets, "all"), "ucca": (ucca_sets, None)}
+"""Set metrics: per-pair tuple sets, and the name of their summed measure (if any)."""
+
+
+def framework_pair(gold: Graph, system: Graph | None, config: AlignConfig = AlignConfig()) -> tuple | None:
+    """The framework metric of one pair: ``(framework, metric, payload)`` with the pair's
+    :data:`~mrkit.aggregate.counts.PairCounts` for a set metric or its Smatch
+    :class:`~mrkit.metrics.amr.smatch.PairScore` (without the mapping) for AMR; ``None``
+    when the gold graph's framework has no metric.  A module-level function of objects:
+    the caller's executor runs it."""
+    name = metric_for(gold)
+    if name is None:
+        return None
+    if system is None:
+        system = Graph(id=gold.id, framework=gold.framework, text=gold.text)
+    if name == "smatch":
+        from ..amr.smatch import smatch_pair
+
+        score = smatch_pair(with_normal_edges(gold), with_normal_edges(system), config)
+        score.mapping = {}
+        return gold.framework or "", name, score
+    sets, _total = SET_METRICS[name]
+    return gold.framework or "", name, pair_counts(sets(gold, system))
+
+
+class FrameworkTotals:
+    """The framework metrics summed as pairs stream past (frameworks in order of first
+    appearance); :meth:`report` gives ``{framework: report of its metric}``."""
+
+    def __init__(self) -> None:
+        self._sets: dict[str, SetScores] = {}
+        self._smatch: dict[str, list] = {}
+        self._order: dict[str, str] = {}
+
+    def add(self, item: tuple | None) -> None:
+        if item is None:
+            return
+        fw, name, payload = item
+        self._order.setdefault(fw, name)
+        if name == "smatch":
+            self._smatch.setdefault(fw, []).append(payload)
+        else:
+            self._sets.setdefault(fw, SetScores(name)).add(payload)
+
+    def report(self) -> dict[str, dict]:
+        out: dict[str, dict] = {}
+        for fw, name in self._order.items():
+            if name == "smatch":
+                from ..amr.smatch import SmatchResult
+
+                pairs = self._smatch[fw]
+                for k, p in enumerate(pairs):
+                    p.index = k
+                out[fw] = {"metric": "smatch", **SmatchResult(pairs).to_dict()}
+            else:
+                out[fw] = self._sets[fw].with_total(SET_METRICS[name][1]).to_dict()
+        return out
+
+
 def framework_scores(pairs: Sequence[tuple[Graph, Graph | None]], config: AlignConfig = AlignConfig(),
                      workers: int = 1) -> dict[str, dict]:
-    """``{framework: report of its metric}`` for every framework that has one."""
-    groups: dict[str, list[tuple[Graph, Graph]]] = {}
-    names: dict[str, str] = {}
+    """``{framework: report of its metric}`` for every framework that has one, in this
+    process (``workers`` is ignored and deprecated: to run pairs in parallel, use
+    :func:`mrkit.pipeline.mrp.score_pairs` with an executor)."""
+    totals = FrameworkTotals()
     for gold, system in pairs:
-        name = metric_for(gold)
-        if name is None:
-            continue
-        if system is None:
-            system = Graph(id=gold.id, framework=gold.framework, text=gold.text)
-        groups.setdefault(gold.framework or "", []).append((gold, system))
-        names[gold.framework or ""] = name
-    out: dict[str, dict] = {}
-    for fw, items in groups.items():
-        name = names[fw]
-        if name == "smatch":
-            from ..amr.smatch import smatch_corpus
-
-            res = smatch_corpus([with_normal_edges(g) for g, _ in items],
-                                [with_normal_edges(s) for _, s in items], config, workers=workers)
-            out[fw] = {"metric": "smatch", **res.to_dict()}
-        else:
-            fn = {"sdp": sdp_score, "edm": edm_score, "ucca": ucca_score}[name]
-            out[fw] = fn(items).to_dict()
-    return out
+        totals.add(framework_pair(gold, system, config))
+    return totals.report()

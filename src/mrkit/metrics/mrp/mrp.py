@@ -31,7 +31,6 @@ import numpy as np
 from ...align import AlignConfig, align, build_problem, pair_budget
 from ...errors import InputError
 from ...model.graph import Graph
-from ...runtime.parallel import map_pairs
 from ...aggregate.counts import Counts
 from ...features.mrp_tuples import TUPLE_TYPES, MRPTuples, mrp_tuples
 
@@ -267,16 +266,21 @@ def mrp_score(
     progress: Callable[[int], None] | None = None,
     frameworks: Iterable[str] | None = None,
 ) -> MRPResult:
-    """Score system graphs against gold graphs with the MRP metric.
+    """Score system graphs against gold graphs with the MRP metric, in this process.
 
-    ``frameworks``: only score gold graphs of these frameworks.  ``workers``: processes
-    (0 = all cores).  ``progress``: called with the number of graphs finished.
+    ``frameworks``: only score gold graphs of these frameworks.  ``progress``: called with
+    the number of graphs finished.  ``workers`` is ignored and deprecated (a metric does
+    not choose its parallelism): to run pairs in worker processes, use
+    :func:`mrkit.pipeline.mrp.score_pairs` with an executor.
     """
     pairs, extra = pair_graphs(golds, systems)
     if frameworks is not None:
         pairs = select_frameworks(pairs, frameworks)
-    items = [(g, s, config) for g, s in pairs]
-    results = map_pairs(score_graph, items, workers=workers, progress=progress, min_parallel=8)
+    results = []
+    for g, s in pairs:
+        results.append(score_graph(g, s, config))
+        if progress:
+            progress(1)
     return MRPResult(results, extra)
 
 
@@ -302,17 +306,3 @@ def select_frameworks(pairs: list, frameworks: Iterable[str]) -> list:
     """The pairs whose gold graph has one of these frameworks (compared case-insensitively)."""
     keep = {f.lower() for f in frameworks}
     return [(g, s) for g, s in pairs if (g.framework or "").lower() in keep]
-
-
-def read_mrp_pairs(gold_path: str, system_path: str) -> tuple[list[Graph], list[Graph]]:
-    """Read two MRP files completely (errors name file, line and graph)."""
-    from ...codecs.mrp import read_mrp
-
-    return read_mrp(gold_path), read_mrp(system_path)
-
-
-def mrp_files(gold_path: str, system_path: str, config: AlignConfig = AlignConfig(), **kw) -> MRPResult:
-    """The MRP metric on two MRP files (what ``mrkit mrp`` computes)."""
-    golds, systems = read_mrp_pairs(gold_path, system_path)
-    return mrp_score(golds, systems, config, **kw)
-
