@@ -76,3 +76,24 @@ def test_executors_agree(files):
 
 def test_records_only_when_asked(files):
     assert score_documents(*files).records is None
+
+
+def test_stdin_is_read_as_files_are(files, monkeypatch):
+    """'-' reads standard input as UTF-8 bytes: a byte order mark is dropped, a bad byte is
+    an error naming <stdin> and the line."""
+    import io
+    import sys
+
+    from mrkit.pipeline.document import read_documents
+
+    data = open(files[1], "rb").read()
+
+    def stdin(raw: bytes):
+        return io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8")
+
+    monkeypatch.setattr(sys, "stdin", stdin(b"\xef\xbb\xbf" + data))
+    assert len(list(read_documents("-"))) == 3
+    monkeypatch.setattr(sys, "stdin", stdin(b"(a / b)\n\n(c / d\xff)\n"))
+    with pytest.raises(InputError, match="not UTF-8") as exc:
+        list(read_documents("-"))
+    assert exc.value.file == "<stdin>" and exc.value.line == 3

@@ -28,15 +28,14 @@ per task keeps every worker busy (the round trip costs far less)."""
 def read_documents(path: str, fmt: str | None = None) -> Iterator:
     """Stream the document graphs of a PENMAN file (``-``: standard input), each with its
     provenance read (:func:`mrkit.features.provenance.read_provenance`)."""
-    from ..codecs.penman import iter_penman
-    from ..features.provenance import read_provenance
+    from ..codecs.docgraphs import iter_document_graphs
 
     if fmt is not None and fmt.lower() not in INPUT_FORMATS:
         raise MrkitError(f"document graphs are read as PENMAN, not {fmt!r}")
-    source = sys.stdin if path == "-" else path
-    for g in iter_penman(source, "<stdin>" if path == "-" else path):
-        read_provenance(g)
-        yield g
+    if path == "-":
+        yield from iter_document_graphs(sys.stdin, "<stdin>")
+    else:
+        yield from iter_document_graphs(path)
 
 
 def pair_in_order(golds: Iterable, systems: Iterable, gold_name: str, system_name: str) -> Iterator[tuple]:
