@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import warnings
 
-from ..errors import MrkitError
-
 HELP = """\
 Build one document graph per document (PENMAN, written atomically) from sentence AMRs and
 coreference given as MS-AMR XML (--xml), mrkit chain JSON (--chains), or a pipeline's
@@ -37,23 +35,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def load_documents(args) -> list:
-    from ..codecs.penman import read_penman
-    from ..model.document import Document
-    from ..codecs.msamr import read_chain_json, read_msamr
-    from ..docamr.pipeline import read_pipeline
+    from ..docamr.inputs import load_documents as load
 
-    if args.xml:
-        return read_msamr(args.xml, args.amr)
-    if args.clusters:
-        if len(args.amr) != 1:
-            raise MrkitError("--clusters takes one sentence AMR file")
-        return read_pipeline(args.amr[0], args.clusters)
-    graphs = [g for path in args.amr for g in read_penman(path)]
-    if args.chains:
-        return [read_chain_json(args.chains, graphs)]
-    if not args.no_coref:
-        raise MrkitError("give the coreference: --xml, --chains or --clusters (or --no-coref)")
-    return [Document(str(graphs[0].id) if graphs else "document", graphs)]
+    return load(args.amr, xml=args.xml, chains=args.chains, clusters=args.clusters, no_coref=args.no_coref)
 
 
 def run(args) -> int:

@@ -3,8 +3,24 @@
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from ..features.provenance import read_provenance, sentence_roots, with_provenance
 from ..model.graph import Graph
+
+
+def iter_document_graphs(source, name: str | None = None) -> Iterator[Graph]:
+    """Stream the (document) graphs of a PENMAN file (a path or an open text file), each
+    with its provenance read.  A text stream with a byte buffer (standard input) is read
+    as the files are: UTF-8, a leading byte order mark dropped, bad bytes named by line."""
+    from .penman import _decoded_lines, iter_penman
+
+    if hasattr(source, "buffer"):
+        name = name or getattr(source, "name", "<input>")
+        source = _decoded_lines(source.buffer, name)
+    for g in iter_penman(source, name):
+        read_provenance(g)
+        yield g
 
 
 def read_document_graphs(path) -> list[Graph]:

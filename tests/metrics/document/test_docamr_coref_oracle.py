@@ -20,7 +20,12 @@ from __future__ import annotations
 import pytest
 
 from conftest import run_mrkit, shared_path
-from mrkit.metrics.document.docsmatch import COREF_PARTS, docsmatch_files
+from mrkit.codecs.docgraphs import read_document_graphs
+from mrkit.metrics.document.docsmatch import COREF_PARTS, docsmatch_graphs
+
+
+def docsmatch_files(gold, system):
+    return docsmatch_graphs(read_document_graphs(gold), read_document_graphs(system))
 
 # TEST, GOLD -> part -> (matched, test total, gold total), from doc-smatch (see above)
 DOC_SMATCH = {

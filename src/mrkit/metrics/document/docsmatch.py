@@ -26,14 +26,18 @@ import numpy as np
 from ...align import AlignConfig
 from ...features.triples import Triples, triples
 from ...model.graph import Graph
-from ..amr.smatch import PairScore, align_triples, prf
+from ...aggregate.prf import PRF, prf
+from ..amr.smatch import PairScore, align_triples
 from ...features.provenance import CHAIN_LABELS, is_document
 
 BRIDGE_ROLES = frozenset({"subset", "part"})
 
 
 @dataclass
-class Subscore:
+class Subscore(PRF):
+    """Matched / gold / system triples of a subset; precision, recall and F1 from
+    :class:`mrkit.aggregate.prf.PRF`."""
+
     matched: int = 0
     gold: int = 0
     system: int = 0
@@ -43,14 +47,9 @@ class Subscore:
         self.gold += other.gold
         self.system += other.system
 
-    @property
-    def f1(self) -> float:
-        return prf(self.matched, self.gold, self.system)[2]
-
     def to_dict(self) -> dict:
-        p, r, f = prf(self.matched, self.gold, self.system)
         return {"matched": self.matched, "gold": self.gold, "system": self.system,
-                "precision": p, "recall": r, "f1": f}
+                "precision": self.precision, "recall": self.recall, "f1": self.f1}
 
 
 @dataclass
@@ -59,6 +58,15 @@ class DocPairScore(PairScore):
     reentrancy: Subscore = field(default_factory=Subscore)
     constrained: bool = False
     coref_parts: dict[str, Subscore] = field(default_factory=lambda: {k: Subscore() for k in COREF_PARTS})
+
+    def to_dict(self) -> dict:
+        """The pair's record (``--per-pair``)."""
+        return {"index": self.index, "id": self.id, "matched": self.matched, "gold": self.gold,
+                "system": self.system, "f1": self.f1, "certified": self.certified,
+                "method": self.method, "bound": self.bound, "constrained": self.constrained,
+                "coref": self.coref.to_dict(),
+                "coref_parts": {k: v.to_dict() for k, v in self.coref_parts.items()},
+                "reentrancy": self.reentrancy.to_dict()}
 
 
 def candidate_matrix(ga: Graph, gb: Graph, ta: Triples, tb: Triples) -> np.ndarray | None:
@@ -238,13 +246,7 @@ class DocSmatchResult:
              "f1_upper_bound": prf(sum(p.bound for p in self.pairs), self.overall.gold,
                                    self.overall.system)[2]}
         if per_pair:
-            d["per_pair"] = [{"index": p.index, "id": p.id, "matched": p.matched, "gold": p.gold,
-                              "system": p.system, "f1": p.f1, "certified": p.certified,
-                              "method": p.method, "bound": p.bound, "constrained": p.constrained,
-                              "coref": p.coref.to_dict(),
-                              "coref_parts": {k: v.to_dict() for k, v in p.coref_parts.items()},
-                              "reentrancy": p.reentrancy.to_dict()}
-                             for p in self.pairs]
+            d["per_pair"] = [p.to_dict() for p in self.pairs]
         return d
 
 
@@ -262,16 +264,3 @@ def docsmatch_graphs(golds: list[Graph], systems: list[Graph], config: AlignConf
         if progress:
             progress(1)
     return DocSmatchResult(out)
-
-
-def docsmatch_files(gold_path: str, system_path: str, config: AlignConfig = AlignConfig()) -> DocSmatchResult:
-    """Document Smatch of two PENMAN files of document graphs, paired in order."""
-    from ...errors import InputError
-    from ...codecs.docgraphs import read_document_graphs
-
-    golds = read_document_graphs(gold_path)
-    systems = read_document_graphs(system_path)
-    if len(golds) != len(systems):
-        raise InputError(f"holds {len(systems)} graphs but the gold file {gold_path} holds {len(golds)}",
-                         system_path)
-    return docsmatch_graphs(golds, systems, config)
