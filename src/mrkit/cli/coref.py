@@ -81,7 +81,7 @@ def format_table(rows, digits: int, title: str = "metric", marks: dict | None = 
 
 def run(args) -> int:
     from ..errors import MrkitError
-    from ..pipeline.coref import score_coref, score_coref_amr
+    from ..pipeline.coref import check_stdin, read_documents, score_coref, score_coref_amr
 
     split_formats(args, INPUT_FORMATS)
     check_stats(args)
@@ -92,13 +92,18 @@ def run(args) -> int:
     rows = args.per_document and fmt in ("tsv", "csv")
     executor = executor_of(args)
 
+    check_stdin(args.key, args.response, args.against, *(args.amr or ()))
+    keys: list = []
+
     def score(response: str, keep: bool = False):
         if args.amr:
             return score_coref_amr(args.key, args.amr[0], response, args.amr[1], executor,
                                    align=not args.no_align, keep_records=keep,
                                    per_document=args.per_document, **options)
+        if not keys:  # the key is read once (it may be standard input)
+            keys.append(read_documents(args.key, args.input_format or "auto"))
         return score_coref(args.key, response, executor, fmt=args.input_format or "auto", keep_records=keep,
-                           per_document=args.per_document, **options)
+                           per_document=args.per_document, keys=keys[0], **options)
 
     try:
         with executor:

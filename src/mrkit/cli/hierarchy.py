@@ -45,7 +45,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from ..pipeline.coref import score_hierarchy
+    from ..pipeline.coref import check_stdin, read_topics, score_hierarchy
     from .coref import format_table
 
     split_formats(args, INPUT_FORMATS)
@@ -60,9 +60,14 @@ def run(args) -> int:
             warned.add(message)
             print(f"mrkit: warning: {message}", file=sys.stderr)
 
+    check_stdin(args.gold, args.system, args.against)
+    gold: list = []
+
     def score(system: str, keep: bool = False):
+        if not gold:  # the gold file is read once (it may be standard input)
+            gold.append(read_topics(args.gold, warn))
         return score_hierarchy(args.gold, system, executor, warn=warn, keep_records=keep, per_topic=args.per_topic,
-                               keep_singletons=args.keep_singletons)
+                               gold_topics=gold[0], keep_singletons=args.keep_singletons)
 
     with executor:
         result, corpus = score(args.system, rows)

@@ -92,6 +92,14 @@ def _format_name(fmt: str | None) -> str:
     return COREF_ALIASES.get(fmt, fmt)
 
 
+def check_stdin(*paths: str | None) -> None:
+    """Standard input can be read once: ``-`` for one file at most."""
+    if sum(p == "-" for p in paths if p is not None) > 1:
+        from ..errors import MrkitError
+
+        raise MrkitError("standard input ('-') can be read only once: give '-' for one file at most")
+
+
 def read_documents(path: str | os.PathLike, fmt: str | None = "auto") -> list["CorefDocument"]:
     """Documents of a column file, a jsonlines file or a SciCo file (``fmt``: auto,
     conll, jsonl/jsonlines, scico; auto guesses from suffix and content, else conll);
@@ -273,10 +281,12 @@ def coref_corpus(coref: "CorefResult", rows: Sequence[Sequence[float]], keep_rec
 
 
 def score_coref(key: str, response: str, executor=None, *, fmt: str = "auto", keep_records: bool = False,
-                per_document: bool = False, empty_key_error: bool = True, **options
+                per_document: bool = False, empty_key_error: bool = True, keys: list | None = None, **options
                 ) -> tuple["CorefResult", "CorpusResult"]:
-    """``mrkit coref KEY RESPONSE``: read, pair by id, score through ``executor``."""
-    keys = read_documents(key, fmt)
+    """``mrkit coref KEY RESPONSE``: read, pair by id, score through ``executor``
+    (``keys``: the key's documents when already read, e.g. for a second response)."""
+    if keys is None:
+        keys = read_documents(key, fmt)
     if empty_key_error and not keys:  # nothing to score is not a perfect score
         raise InputError("holds no document: nothing to score", key)
     coref, rows = score_documents_rows(keys, read_documents(response, fmt), executor,
@@ -345,9 +355,11 @@ def hierarchy_corpus(result: "HierarchyResult", keep_records: bool = False,
 
 
 def score_hierarchy(gold: str, system: str, executor=None, *, warn=None, keep_records: bool = False,
-                    per_topic: bool = False, **options) -> tuple["HierarchyResult", "CorpusResult"]:
-    """``mrkit hierarchy GOLD SYSTEM``: read, pair topics by id, score through ``executor``."""
-    g = read_topics(gold, warn)
+                    per_topic: bool = False, gold_topics: list | None = None,
+                    **options) -> tuple["HierarchyResult", "CorpusResult"]:
+    """``mrkit hierarchy GOLD SYSTEM``: read, pair topics by id, score through ``executor``
+    (``gold_topics``: the gold file's topics when already read)."""
+    g = read_topics(gold, warn) if gold_topics is None else gold_topics
     s = read_topics(system, warn)
     if not g:  # nothing to score is not a perfect score
         raise InputError("holds no topic: nothing to score", gold)
