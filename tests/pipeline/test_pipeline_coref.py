@@ -182,3 +182,26 @@ def test_empty_key_is_an_error(tmp_path):
     (tmp_path / "empty.conll").write_text("")
     with pytest.raises(InputError, match="nothing to score"):
         score_coref(str(tmp_path / "empty.conll"), str(tmp_path / "empty.conll"))
+
+
+def test_import_loads_no_engine():
+    from test_package import loaded_after
+
+    heavy = ("numpy", "scipy", "highspy", "penman", "mrkit.align", "mrkit.align._kernel")
+    assert loaded_after("import mrkit.coref, mrkit.metrics.coref, mrkit.pipeline.coref", heavy) == []
+
+
+def test_registry_guesses_coreference_formats():
+    from mrkit.codecs.registry import COREF_CODECS, guess_coref_format
+
+    docs = ("conll", "jsonl", "scico")
+    assert guess_coref_format("a.conll", None, docs) == "conll"
+    assert guess_coref_format("a.jsonl", '{"doc_key": 1, "clusters": []}', docs) == "jsonl"
+    assert guess_coref_format("a.jsonl", '{"id": 1, "tokens": [], "mentions": []}', docs) == "scico"
+    assert guess_coref_format("a.jsonl", "not json", docs) == "jsonl"  # the reader says what is wrong
+    assert guess_coref_format("a.txt", "\n#begin document x\n", docs) == "conll"
+    assert guess_coref_format("a", '{"clusters": [[[0, 0]]], "doc_key": "d"}', docs) == "jsonl"
+    assert guess_coref_format("a", "", docs) is None
+    assert guess_coref_format("c.xml", None, ("msamr", "chains")) == "msamr"
+    assert guess_coref_format("c", "<document>", ("msamr", "chains")) == "msamr"
+    assert set(docs) <= set(COREF_CODECS)
