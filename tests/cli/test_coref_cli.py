@@ -196,3 +196,14 @@ def test_coref_against_with_missing_document_is_one_line(tmp_path):
     r = run_mrkit("coref", key, a, "--against", str(short))
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1 and "missing" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_coref_amr_statistics_and_no_against():
+    folder = shared_path("docamr", "msamr-samples")
+    xml, amr = str(folder / "pp_001.xml"), str(folder / "pp.amr.txt")
+    r = run_mrkit("coref", xml, xml, "--amr", amr, amr, "--json", "--bootstrap", "20", "-j", "2")
+    assert r.returncode == 0
+    out = json.loads(r.stdout)
+    assert out["summary"]["f1"] == 1.0 and out["ci"]["f1"] == [1.0, 1.0]
+    r = run_mrkit("coref", xml, xml, "--amr", amr, amr, "--against", xml)
+    assert r.returncode == 2 and "--against" in r.stderr and len(r.stderr.splitlines()) == 1

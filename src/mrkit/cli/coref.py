@@ -93,6 +93,8 @@ def run(args) -> int:
     executor = executor_of(args)
 
     check_stdin(args.key, args.response, args.against, *(args.amr or ()))
+    if args.amr and args.against:  # a second system has its own AMR graphs: no pairing by sentence
+        raise MrkitError("--against is not available with --amr")
     keys: list = []
 
     def score(response: str, keep: bool = False):
@@ -108,8 +110,7 @@ def run(args) -> int:
     try:
         with executor:
             coref, result = score(args.response, rows)
-            against = None if args.amr else (lambda path: score(path)[1])
-            ci, compared = statistics(args, result, against)
+            ci, compared = statistics(args, result, lambda path: score(path)[1])
     except ValueError as exc:
         raise MrkitError(str(exc)) from None
     lines = []
