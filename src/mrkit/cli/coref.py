@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from .common import emit, to_json
+from .common import (add_executor_options, add_format_option, add_stats_options, check_stats, emit_result,
+                     executor_of, report_format, split_formats, statistics)
+
+INPUT_FORMATS = ("auto", "conll", "jsonl", "jsonlines", "scico")
 
 HELP = """\
 Coreference scores of a response against a key, with the CoNLL-2012 reference scorer's
@@ -20,6 +23,10 @@ or mrkit chain JSON files over those AMR files: the variables of each sentence p
 aligned with the Smatch engine, system chains are mapped through the alignment, and the
 metrics take variables as mentions (documents paired in order).
 
+Files are read through the codec registry: the format is guessed from the suffix and
+the content (SciCo topics are read as documents too), or named with --format; '-' reads
+standard input.
+
 Micro average by default (sum counts over documents, then divide), as the reference
 scorer; --macro averages the per-document scores. A mention repeated in a file is kept
 where it first appears (the reference scorer's rule) unless --repeated error.
@@ -29,10 +36,9 @@ where it first appears (the reference scorer's rule) unless --repeated error.
 def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("coref", help="coreference metrics (MUC, B3, CEAF, BLANC, LEA, CoNLL-F1)",
                        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("key", help="key (gold) file")
-    p.add_argument("response", help="response (system) file")
-    p.add_argument("--format", choices=("auto", "conll", "jsonl"), default="auto",
-                   help="input format (default: jsonl for .jsonl/.jsonlines/.json, else conll)")
+    p.add_argument("key", help="key (gold) file ('-': standard input)")
+    p.add_argument("response", help="response (system) file ('-': standard input)")
+    add_format_option(p, INPUT_FORMATS)
     p.add_argument("--metrics", help="comma-separated subset of: mentions,muc,bcub,ceafe,ceafm,blanc,lea")
     p.add_argument("--remove-singletons", action="store_true",
                    help="drop one-mention entities (from key and response separately)")
@@ -42,11 +48,15 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="coreference over AMR variables: KEY/RESPONSE are MS-AMR XML or chain JSON over these files")
     p.add_argument("--no-align", action="store_true",
                    help="with --amr: compare variables by name (both sides annotate the same graphs)")
-    p.add_argument("--macro", action="store_true", help="macro average over documents instead of micro")
-    p.add_argument("--per-document", action="store_true", help="also report every document")
+    p.add_argument("--macro", action="store_true",
+                   help="macro average over documents instead of micro (CoNLL-F1: the mean of the documents')")
+    p.add_argument("--per-document", action="store_true",
+                   help="also report every document (with --format tsv/csv: one row per document)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("-o", "--output", help="write the report to this file (atomically)")
     p.add_argument("--digits", type=int, default=2, help="digits after the point of percentages (default 2)")
+    add_executor_options(p)
+    add_stats_options(p)
     return p
 
 
@@ -70,40 +80,50 @@ def format_table(rows, digits: int, title: str = "metric", marks: dict | None = 
 
 
 def run(args) -> int:
-    from ..metrics.coref import read_documents, score_documents
-    from ..errors import InputError, MrkitError
+    from ..errors import MrkitError
+    from ..pipeline.coref import check_stdin, read_documents, score_coref, score_coref_amr
 
+    split_formats(args, INPUT_FORMATS)
+    check_stats(args)
     metrics = [m.strip() for m in args.metrics.split(",")] if args.metrics else None
     options = dict(keep_singletons=not args.remove_singletons, repeated=args.repeated,
                    average="macro" if args.macro else "micro", metrics=metrics)
-    try:
-        if args.amr:
-            from ..metrics.coref.amr import score_chain_files
+    fmt = report_format(args)
+    rows = args.per_document and fmt in ("tsv", "csv")
+    executor = executor_of(args)
 
-            result = score_chain_files(args.key, args.amr[0], args.response, args.amr[1],
-                                       align=not args.no_align, **options)
-        else:
-            key = read_documents(args.key, args.format)
-            if not key:  # nothing to score is not a perfect score
-                raise InputError("holds no document: nothing to score", args.key)
-            result = score_documents(key, read_documents(args.response, args.format),
-                                     response_file=args.response, **options)
+    check_stdin(args.key, args.response, args.against, *(args.amr or ()))
+    if args.amr and args.against:  # a second system has its own AMR graphs: no pairing by sentence
+        raise MrkitError("--against is not available with --amr")
+    keys: list = []
+
+    def score(response: str, keep: bool = False):
+        if args.amr:
+            return score_coref_amr(args.key, args.amr[0], response, args.amr[1], executor,
+                                   align=not args.no_align, keep_records=keep,
+                                   per_document=args.per_document, **options)
+        if not keys:  # the key is read once (it may be standard input)
+            keys.append(read_documents(args.key, args.input_format or "auto"))
+        return score_coref(args.key, response, executor, fmt=args.input_format or "auto", keep_records=keep,
+                           per_document=args.per_document, keys=keys[0], **options)
+
+    try:
+        with executor:
+            coref, result = score(args.response, rows)
+            ci, compared = statistics(args, result, lambda path: score(path)[1])
     except ValueError as exc:
         raise MrkitError(str(exc)) from None
-    if args.json:
-        emit(to_json({"key": args.key, "response": args.response,
-                      **result.to_dict(per_document=args.per_document)}), args.output)
-        return 0
     lines = []
     if args.per_document:
-        for d in result.documents:
+        for d in coref.documents:
             lines.append(f"document {d.id}")
             column = {"recall": 0, "precision": 1, "f1": 2}
             marks = {m: {column[p] for p in c.undefined} for m, c in d.counts.items() if c.undefined}
             lines += ["  " + l for l in format_table([(m, c.recall, c.precision, c.f1) for m, c in d.counts.items()],
                                                      args.digits, marks=marks)]
         lines.append("")
-    lines.append(f"{len(result.documents)} documents, {result.average} average")
-    lines += format_table(result.table_rows(), args.digits, marks=result.table_marks())
-    emit("\n".join(lines), args.output)
+    lines.append(f"{len(coref.documents)} documents, {coref.average} average")
+    lines += format_table(coref.table_rows(), args.digits, marks=coref.table_marks())
+    emit_result(args, result, {"key": args.key, "response": args.response}, lines, ci, compared,
+                per_pair=rows, scale=100.0)
     return 0

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-import warnings
 
-from ..errors import InputError
-from .common import emit, to_json
+from .common import (add_executor_options, add_format_option, add_stats_options, check_stats, emit_result,
+                     executor_of, report_format, split_formats, statistics)
+
+INPUT_FORMATS = ("auto", "scico")
 
 HELP = """\
 Hierarchical cross-document coreference scores (SciCo) of system topics against gold
@@ -19,45 +20,63 @@ variant, the directed path-distance ratio (micro and macro; --with-tn also count
 connected on neither side), and the coreference metrics of the clusters (singletons
 removed, as SciCo does, unless --keep-singletons). Mentions are matched by span, so
 system mentions may differ from gold ones.
+
+The headline (summary.f1 in JSON, with --bootstrap and --against) is the hierarchy F1,
+micro-averaged over topics; topics are paired by id. '-' reads standard input.
 """
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("hierarchy", help="SciCo hierarchy scores (hierarchy, 50%%, path ratio) and coreference",
                        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("gold", help="gold SciCo jsonl file")
-    p.add_argument("system", help="system SciCo jsonl file")
+    p.add_argument("gold", help="gold SciCo jsonl file ('-': standard input)")
+    p.add_argument("system", help="system SciCo jsonl file ('-': standard input)")
     p.add_argument("--keep-singletons", action="store_true", help="keep one-mention clusters in the coreference scores")
     p.add_argument("--with-tn", action="store_true", help="path ratio also over pairs connected on neither side")
-    p.add_argument("--per-topic", action="store_true", help="also report every topic (JSON only)")
+    p.add_argument("--per-topic", action="store_true",
+                   help="also report every topic (JSON; with --format tsv/csv: one row per topic)")
+    add_format_option(p, INPUT_FORMATS)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("-o", "--output", help="write the report to this file (atomically)")
     p.add_argument("--digits", type=int, default=2, help="digits after the point of percentages (default 2)")
+    add_executor_options(p)
+    add_stats_options(p)
     return p
 
 
 def run(args) -> int:
-    from ..metrics.coref.hierarchy import score_topics
-    from ..codecs.scico import read_scico
+    from ..pipeline.coref import check_stdin, read_topics, score_hierarchy
     from .coref import format_table
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        gold, system = read_scico(args.gold), read_scico(args.system)
-    for message in dict.fromkeys(str(w.message) for w in caught):  # once each, in order
-        print(f"mrkit: warning: {message}", file=sys.stderr)
-    if not gold:  # nothing to score is not a perfect score
-        raise InputError("holds no topic: nothing to score", args.gold)
-    result = score_topics(gold, system, keep_singletons=args.keep_singletons, system_file=args.system)
-    if args.json:
-        emit(to_json({"gold": args.gold, "system": args.system, **result.to_dict(per_topic=args.per_topic)}),
-             args.output)
-        return 0
+    split_formats(args, INPUT_FORMATS)
+    check_stats(args)
+    rows = args.per_topic and report_format(args) in ("tsv", "csv")
+    executor = executor_of(args)
+
+    warned: set[str] = set()
+
+    def warn(message: str) -> None:  # once each, in order (a file read again for --against too)
+        if message not in warned:
+            warned.add(message)
+            print(f"mrkit: warning: {message}", file=sys.stderr)
+
+    check_stdin(args.gold, args.system, args.against)
+    gold: list = []
+
+    def score(system: str, keep: bool = False):
+        if not gold:  # the gold file is read once (it may be standard input)
+            gold.append(read_topics(args.gold, warn))
+        return score_hierarchy(args.gold, system, executor, warn=warn, keep_records=keep, per_topic=args.per_topic,
+                               gold_topics=gold[0], keep_singletons=args.keep_singletons)
+
+    with executor:
+        result, corpus = score(args.system, rows)
+        ci, against = statistics(args, corpus, lambda path: score(path)[1])
     nan = float("nan")
     micro, macro = result.path_ratio(args.with_tn)
-    rows = [("hierarchy", *result.prf("hierarchy")), ("hierarchy 50%", *result.prf("hierarchy50")),
-            ("path ratio (micro)", nan, nan, micro), ("path ratio (macro)", nan, nan, macro)]
-    rows += [(f"coref {m}", r, p, f) for m, r, p, f in result.coref.table_rows()]
+    rows_ = [("hierarchy", *result.prf("hierarchy")), ("hierarchy 50%", *result.prf("hierarchy50")),
+             ("path ratio (micro)", nan, nan, micro), ("path ratio (macro)", nan, nan, macro)]
+    rows_ += [(f"coref {m}", r, p, f) for m, r, p, f in result.coref.table_rows()]
     lines = [f"{len(result.topics)} topics; macro F1: hierarchy {100 * result.macro_f1('hierarchy'):.{args.digits}f}, "
              f"50% {100 * result.macro_f1('hierarchy50'):.{args.digits}f}"]
     marks = {f"coref {m}": cols for m, cols in result.coref.table_marks().items()}
@@ -67,6 +86,7 @@ def run(args) -> int:
             marks[row] = {column[p] for p in result._sum(name).undefined}
     if ("path_ratio_with_tn" if args.with_tn else "path_ratio") in result.undefined:
         marks["path ratio (micro)"] = marks["path ratio (macro)"] = {2}
-    lines += format_table(rows, args.digits, marks=marks)
-    emit("\n".join(lines), args.output)
+    lines += format_table(rows_, args.digits, marks=marks)
+    emit_result(args, corpus, {"gold": args.gold, "system": args.system}, lines, ci, against,
+                per_pair=rows, scale=100.0)
     return 0

@@ -84,3 +84,82 @@ def dumps_graphs(graphs: list[Graph], fmt: str) -> str:
 
         return dumps_eds(graphs)
     raise MrkitError(f"cannot write format {fmt!r} (one of {', '.join(WRITE_FORMATS)})")
+
+
+# ---------------------------------------------------------------- coreference formats
+# Rows read by ``mrkit coref`` / ``mrkit hierarchy`` (see :mod:`mrkit.pipeline.coref`):
+# documents of clusters (``conll``, ``jsonl``, ``scico`` topics as documents), SciCo topics,
+# and MS-AMR chains over AMR files (``msamr`` XML, ``chains`` JSON; they also take the AMR).
+
+class CorefCodec:
+    """One coreference format: its reader (``module:function``, imported on use), the
+    suffixes that name it, and a test of a file's first bytes (``None``: suffix only)."""
+
+    __slots__ = ("name", "reader", "suffixes", "sniff", "unit")
+
+    def __init__(self, name: str, reader: str, suffixes: tuple[str, ...], sniff, unit: str) -> None:
+        self.name, self.reader, self.suffixes, self.sniff, self.unit = name, reader, suffixes, sniff, unit
+
+    def read(self, path: str, *args):
+        from importlib import import_module
+
+        module, function = self.reader.split(":")
+        return getattr(import_module(f"mrkit.codecs.{module}"), function)(path, *args)
+
+
+def _first_content(head: str) -> str:
+    for line in head.splitlines():
+        if line.strip():
+            return line.lstrip()
+    return ""
+
+
+def _sniff_conll(head: str) -> bool:
+    return _first_content(head).startswith("#")
+
+
+def _sniff_jsonl(head: str) -> bool:
+    return _first_content(head).startswith("{") and '"clusters"' in head
+
+
+def _sniff_scico(head: str) -> bool:
+    return _first_content(head).startswith("{") and '"mentions"' in head and '"clusters"' not in head
+
+
+def _sniff_msamr(head: str) -> bool:
+    return _first_content(head).startswith("<")
+
+
+COREF_CODECS: dict[str, CorefCodec] = {
+    "conll": CorefCodec("conll", "conll:read_conll", (".conll", ".key", ".response", ".gold_conll",
+                                                      ".v4_gold_conll", ".conllu"), _sniff_conll, "document"),
+    "jsonl": CorefCodec("jsonl", "coref_jsonl:read_jsonlines", (".jsonl", ".jsonlines", ".json"), _sniff_jsonl,
+                        "document"),
+    "scico": CorefCodec("scico", "scico:read_scico", (".jsonl",), _sniff_scico, "topic"),
+    "msamr": CorefCodec("msamr", "msamr:read_msamr", (".xml",), _sniff_msamr, "chains"),
+    "chains": CorefCodec("chains", "msamr:read_chain_json", (".json",), None, "chains"),
+}
+"""Coreference formats by name (``jsonlines`` is another name of ``jsonl``)."""
+
+COREF_ALIASES = {"jsonlines": "jsonl", "conllu": "conll", "conll2012": "conll"}
+
+
+def guess_coref_format(path: str, head: str | None, choices: tuple[str, ...]) -> str | None:
+    """The format among ``choices`` of a file named ``path`` whose first characters are
+    ``head`` (``None``: not read): its content decides between formats that share a
+    suffix (jsonl clusters or SciCo topics), then its suffix, then its content alone."""
+    suffix = Path(path).suffix.lower()
+    by_suffix = [n for n in choices if suffix in COREF_CODECS[n].suffixes]
+    if head is not None:
+        for n in by_suffix:
+            sniff = COREF_CODECS[n].sniff
+            if sniff is not None and sniff(head):
+                return n
+    if by_suffix:
+        return by_suffix[0]
+    if head is not None:
+        for n in choices:
+            sniff = COREF_CODECS[n].sniff
+            if sniff is not None and sniff(head):
+                return n
+    return None

@@ -69,26 +69,3 @@ def coref_over_variables(gold_doc, system_doc, config: AlignConfig = AlignConfig
     """
     key, response = variable_documents(gold_doc, system_doc, config, align=align, implicit=implicit)
     return score_documents([key], [response], keep_singletons=keep_singletons, metrics=metrics)
-
-
-def read_chain_documents(chains: str, amr: str) -> list:
-    """Documents of an MS-AMR XML file (``.xml``) or a chain JSON file over an AMR file."""
-    from ...codecs.msamr import read_chain_json, read_msamr
-
-    if chains.endswith(".xml"):
-        return read_msamr(chains, amr)
-    from ...codecs.penman import read_penman
-
-    return [read_chain_json(chains, read_penman(amr))]
-
-
-def score_chain_files(gold_chains: str, gold_amr: str, system_chains: str, system_amr: str,
-                      config: AlignConfig = AlignConfig(), *, align: bool = True, implicit: bool = True,
-                      **options) -> CorefResult:
-    """Coreference over AMR variables from files; documents paired by position."""
-    golds = read_chain_documents(gold_chains, gold_amr)
-    systems = read_chain_documents(system_chains, system_amr)
-    if len(golds) != len(systems):
-        raise InputError(f"gold has {len(golds)} documents, system {len(systems)}", system_chains)
-    pairs = [variable_documents(g, s, config, align=align, implicit=implicit) for g, s in zip(golds, systems)]
-    return score_documents([k for k, _ in pairs], [r for _, r in pairs], **options)

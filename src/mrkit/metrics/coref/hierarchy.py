@@ -347,14 +347,10 @@ class HierarchyResult:
         return out
 
 
-def score_topics(gold: Sequence[Topic], system: Sequence[Topic], *, keep_singletons: bool = False,
-                 repeated: str = "first", system_file: str | None = None) -> HierarchyResult:
-    """SciCo scores of system topics against gold topics (paired by id).
-
-    The coreference scores use ``keep_singletons=False`` by default, as SciCo's
-    evaluation does.
-    """
-    by_id: dict = {}
+def pair_topics(gold: Sequence[Topic], system: Sequence[Topic],
+                system_file: str | None = None) -> list[tuple[Topic, Topic]]:
+    """(gold, system) topics paired by id, in gold order; a topic id twice on a side, a
+    system topic gold lacks or a gold topic the system lacks is an :class:`InputError`."""
     for side in (gold, system):
         seen: set = set()
         for t in side:
@@ -367,15 +363,32 @@ def score_topics(gold: Sequence[Topic], system: Sequence[Topic], *, keep_singlet
         if t.id not in gold_ids:
             raise InputError("topic of the system file is not in the gold file", t.source_file, t.source_line,
                              t.id, unit="topic")
-    scores = []
+    pairs = []
     for g in gold:
         s = by_id.get(g.id)
         if s is None:
             raise InputError("topic of the gold file is missing from the system file", system_file,
                              None, g.id, unit="topic")
-        num, den, total = _path_parts(g, s)
-        scores.append(TopicScore(g.id, hierarchy_counts(g, s), hierarchy50_counts(g, s),
-                                 (num, den), (num + (total * total - den), total * total)))
-    coref = score_documents([g.document() for g in gold], [by_id[g.id].document() for g in gold],
+        pairs.append((g, s))
+    return pairs
+
+
+def score_topic(gold: Topic, system: Topic) -> TopicScore:
+    """Hierarchy, 50% hierarchy and path-ratio counts of one pair of topics."""
+    num, den, total = _path_parts(gold, system)
+    return TopicScore(gold.id, hierarchy_counts(gold, system), hierarchy50_counts(gold, system),
+                      (num, den), (num + (total * total - den), total * total))
+
+
+def score_topics(gold: Sequence[Topic], system: Sequence[Topic], *, keep_singletons: bool = False,
+                 repeated: str = "first", system_file: str | None = None) -> HierarchyResult:
+    """SciCo scores of system topics against gold topics (paired by id).
+
+    The coreference scores use ``keep_singletons=False`` by default, as SciCo's
+    evaluation does.
+    """
+    pairs = pair_topics(gold, system, system_file)
+    scores = [score_topic(g, s) for g, s in pairs]
+    coref = score_documents([g.document() for g, _ in pairs], [s.document() for _, s in pairs],
                             keep_singletons=keep_singletons, repeated=repeated)
     return HierarchyResult(scores, coref, {"keep_singletons": keep_singletons, "repeated": repeated})

@@ -123,6 +123,14 @@ class CorefResult:
         return out
 
 
+def score_pair(key: CorefDocument, response: CorefDocument, metrics: Sequence[str] = tuple(METRICS),
+               keep_singletons: bool = True, repeated: str = "first") -> DocumentScore:
+    """Counts of every metric for one (key, response) pair of documents."""
+    kc = prepare(key, keep_singletons, repeated)
+    rc = prepare(response, keep_singletons, repeated)
+    return DocumentScore(key.id, score_clusters(kc, rc, metrics))
+
+
 def score_documents(keys: Sequence[CorefDocument], responses: Sequence[CorefDocument], *,
                     keep_singletons: bool = True, repeated: str = "first", average: str = "micro",
                     metrics: Sequence[str] | None = None, response_file: str | None = None) -> CorefResult:
@@ -141,7 +149,5 @@ def score_documents(keys: Sequence[CorefDocument], responses: Sequence[CorefDocu
     docs = []
     with gc_paused():  # many small objects, none cyclic: collections would only cost time
         for k, r in pair_documents(keys, responses, response_file):
-            kc = prepare(k, keep_singletons, repeated)
-            rc = prepare(r, keep_singletons, repeated)
-            docs.append(DocumentScore(k.id, score_clusters(kc, rc, names)))
+            docs.append(score_pair(k, r, names, keep_singletons, repeated))
     return CorefResult(docs, names, average, {"keep_singletons": keep_singletons, "repeated": repeated})
