@@ -111,3 +111,28 @@ def test_cli_duplicate_id_is_a_finding_for_validate_and_an_error_for_readers(tmp
     assert main(["convert", str(p), "-"]) == 2
     err = capsys.readouterr().err.strip()
     assert err == f"mrkit: {p}:2, graph x: duplicate amr graph id x"
+
+
+def test_flavor_must_fit_the_framework_for_every_framework_of_the_table():
+    # ccd is flavor 0 (mtool); the validator's table once lacked it and accepted any flavor
+    def graph(fw, flavor):
+        return {"id": "g", "flavor": flavor, "framework": fw, "input": "a", "tops": [], "nodes": [], "edges": []}
+
+    assert ("graph", "flavor") not in _rules(graph("ccd", 0))
+    assert ("graph", "flavor") in _rules(graph("ccd", 1))
+    for fw, ok in {"dm": 0, "psd": 0, "pas": 0, "eds": 1, "ucca": 1, "ptg": 1, "amr": 2, "drg": 2}.items():
+        assert ("graph", "flavor") not in _rules(graph(fw, ok)), fw
+        assert ("graph", "flavor") in _rules(graph(fw, (ok + 1) % 3)), fw
+
+
+def test_amr_normal_accepts_the_converter_normal_and_the_plain_inverse():
+    def rules(label, normal):
+        g = {"id": "a", "flavor": 2, "framework": "amr", "tops": [0],
+             "nodes": [{"id": 0, "label": "x"}, {"id": 1, "label": "y"}],
+             "edges": [{"source": 0, "target": 1, "label": label, "normal": normal}]}
+        return [r for _, r in _rules(g)]
+
+    for label, normal in [("ARG0-of", "ARG0"), ("mod", "domain"), ("consist-of", "consist"),
+                          ("ARG0", "ARG0-of"), ("prep-with-of", "prep-with")]:
+        assert rules(label, normal) == [], (label, normal)
+    assert rules("mod", "manner") == ["amr-normal"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ..errors import InputError
 from ._files import json_lines
@@ -38,3 +38,17 @@ def show(value, limit: int = 60) -> str:
 
         text = reprlib.repr(value)
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+def record_id(value, what: str, name: str, lineno: int, unit: str) -> tuple[str, Callable[[str], InputError]]:
+    """The id of a record (a string or an integer, as a string) and a function making an
+    :class:`InputError` that names the file, line and record; another value is an error
+    (``what`` names the field in its message)."""
+    if not (isinstance(value, str) or is_int(value)):
+        raise InputError(f"{what} must be a string or an integer, not {show(value)}", name, lineno)
+    rid = str(value)
+
+    def bad(message: str) -> InputError:
+        return InputError(message, name, lineno, rid, unit=unit)
+
+    return rid, bad

@@ -578,6 +578,21 @@ static int set_extra(PyObject *obj, PyObject *key, PyObject *value) {
     return r;
 }
 
+/* Append Edge(source, target, role) to edges and put its alignment (when not NULL) in
+ * its extra; steals role and ralign.  0, or -1 with an exception set. */
+static int append_edge(PyObject *edges, PyObject *source, PyObject *target, PyObject *role,
+                       PyObject *ralign) {
+    PyObject *e = PyObject_CallFunctionObjArgs(EdgeCls, source, target, role, NULL);
+    Py_DECREF(role);
+    if (!e || PyList_Append(edges, e) < 0) {
+        Py_XDECREF(e);
+        Py_XDECREF(ralign);
+        return -1;
+    }
+    Py_DECREF(e); /* the list holds it */
+    return ralign ? set_extra(e, s_alignment, ralign) : 0;
+}
+
 typedef struct {
     PyObject *branches; /* borrowed (kept alive by the tree) */
     Py_ssize_t i;
@@ -747,16 +762,7 @@ static int build_graph(PyObject *root, PyObject *meta, Py_ssize_t index, PyObjec
                 }
             }
             if (PyTuple_Check(target)) {
-                PyObject *e = PyObject_CallFunctionObjArgs(EdgeCls, f->var, PyTuple_GET_ITEM(target, 0),
-                                                           rtext, NULL);
-                Py_DECREF(rtext);
-                if (!e || PyList_Append(edges, e) < 0) {
-                    Py_XDECREF(e);
-                    Py_XDECREF(ralign);
-                    goto error;
-                }
-                Py_DECREF(e);
-                if (ralign && set_extra(e, s_alignment, ralign) < 0) goto error;
+                if (append_edge(edges, f->var, PyTuple_GET_ITEM(target, 0), rtext, ralign) < 0) goto error;
                 if (sn == scap) {
                     gframe *s2 = realloc(st, (size_t)scap * 2 * sizeof(gframe));
                     if (!s2) {
@@ -790,16 +796,9 @@ static int build_graph(PyObject *root, PyObject *meta, Py_ssize_t index, PyObjec
             }
             if (isvar) {
                 Py_XDECREF(align);
-                PyObject *e = PyObject_CallFunctionObjArgs(EdgeCls, f->var, value, rtext, NULL);
+                int appended = append_edge(edges, f->var, value, rtext, ralign);
                 Py_DECREF(value);
-                Py_DECREF(rtext);
-                if (!e || PyList_Append(edges, e) < 0) {
-                    Py_XDECREF(e);
-                    Py_XDECREF(ralign);
-                    goto error;
-                }
-                Py_DECREF(e);
-                if (ralign && set_extra(e, s_alignment, ralign) < 0) goto error;
+                if (appended < 0) goto error;
             } else {
                 Py_XDECREF(ralign);
                 /* Property(rtext, value, quoted): a NamedTuple, made as tuple.__new__ makes it */

@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import re
 
-from ..model.amr import NON_INVERTED_OF, is_inverted
+from ..model.amr import MRP_NORMAL
 from ..model.graph import Graph, Property
-
-MRP_NON_INVERTED = NON_INVERTED_OF | {"subset-of"}
 
 
 def convert_amr_id(gid: str | None) -> str | None:
@@ -36,12 +34,9 @@ def convert_amr_id(gid: str | None) -> str | None:
 
 
 def normal_of(role: str) -> str | None:
-    """The role in the opposite direction when ``role`` is an inversion (MRP ``normal``)."""
-    if role == "mod":
-        return "domain"
-    if role.startswith("prep-"):
-        return None
-    return role[:-3] if is_inverted(role, MRP_NON_INVERTED) else None
+    """The role in the opposite direction when ``role`` is an inversion (MRP ``normal``;
+    the convention :data:`mrkit.model.amr.MRP_NORMAL`)."""
+    return MRP_NORMAL.base(role)
 
 
 def penman_to_mrp(g: Graph, text: str | None = None, wiki: bool = False) -> Graph:

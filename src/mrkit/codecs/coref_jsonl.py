@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 
 from ..errors import InputError
-from ._coref_json import is_int, json_objects, show
+from ._coref_json import is_int, json_objects, record_id, show
 from ..model.clusters import CorefDocument, span
 
 
@@ -33,12 +33,7 @@ def read_jsonlines(path: str | os.PathLike) -> list[CorefDocument]:
         key = obj.get("doc_key", obj.get("id"))
         if key is None:
             raise InputError("no 'doc_key' (the document id)", name, lineno)
-        if not (isinstance(key, str) or is_int(key)):
-            raise InputError(f"'doc_key' must be a string or an integer, not {show(key)}", name, lineno)
-        doc_id = str(key)
-
-        def bad(message: str) -> InputError:
-            return InputError(message, name, lineno, doc_id, unit="document")
+        doc_id, bad = record_id(key, "'doc_key'", name, lineno, unit="document")
 
         clusters = obj.get("clusters")
         if not isinstance(clusters, list):

@@ -519,9 +519,9 @@ def format_tree(tree: penman.Tree, indent: int | None = 6) -> str:
 
 
 def _invert(label: str) -> str:
-    from ..model.amr import is_inverted
+    from ..model.amr import SMATCH
 
-    return label[:-3] if is_inverted(label) else label + "-of"
+    return SMATCH.invert(label)
 
 
 def dumps(graphs: Iterable[Graph], indent: int | None = 6) -> str:

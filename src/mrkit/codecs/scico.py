@@ -17,8 +17,7 @@ import os
 import warnings
 from dataclasses import dataclass, field
 
-from ..errors import InputError
-from ._coref_json import is_int, json_objects, show
+from ._coref_json import is_int, json_objects, record_id, show
 from ..model.clusters import CorefDocument
 
 
@@ -55,13 +54,7 @@ def read_scico(path: str | os.PathLike) -> list[Topic]:
     name = os.fspath(path)
     topics = []
     for lineno, obj in json_objects(name):
-        tid = obj.get("id", lineno)
-        if not (isinstance(tid, str) or is_int(tid)):
-            raise InputError(f"topic 'id' must be a string or an integer, not {show(tid)}", name, lineno)
-        tid = str(tid)
-
-        def bad(message: str) -> InputError:
-            return InputError(message, name, lineno, tid, unit="topic")
+        tid, bad = record_id(obj.get("id", lineno), "topic 'id'", name, lineno, unit="topic")
 
         tokens = obj.get("tokens")
         if not (isinstance(tokens, list) and all(isinstance(p, list) for p in tokens)):

@@ -29,9 +29,9 @@ import re
 from dataclasses import dataclass
 from typing import IO, Any, Iterator
 
+from ..model.mrp import FLAVORS
 from .mrp import iter_mrp_json
 
-FLAVORS = {"dm": 0, "psd": 0, "pas": 0, "eds": 1, "ucca": 1, "ptg": 1, "amr": 2, "drg": 2}
 LABELLED = {"dm", "psd", "eds", "amr", "ptg", "drg"}
 UCCA_CATEGORIES = frozenset("A C D E F G H L N P Q R S T U".split()) | {"LA", "LR"}
 _ROLE = re.compile(r"^[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9]$|^[A-Za-z]$")
@@ -269,7 +269,7 @@ class _Checker:
             self.add("graph", "ucca-root", f"tops {tops} are not the root {roots[0]}")
 
     def _amr(self, nodes: list, edges: list, tops: list, ids: set[int]) -> None:
-        from .amr_mrp import normal_of
+        from ..model.amr import MRP_NORMAL
 
         for n in nodes:
             if isinstance(n, dict) and n.get("anchors"):
@@ -287,7 +287,7 @@ class _Checker:
             if normal is not None and not isinstance(normal, str):
                 self.add(item, "amr-normal", f"normal {normal!r} is not a string")
             elif normal is not None and isinstance(label, str):
-                expected = {normal_of(label), label + "-of", label[:-3] if label.endswith("-of") else None}
+                expected = {MRP_NORMAL.base(label), label + "-of", label[:-3] if label.endswith("-of") else None}
                 if normal not in expected:
                     self.add(item, "amr-normal", f"normal {normal!r} is not the inverse of {label!r}")
             s, t = e.get("source"), e.get("target")

@@ -30,6 +30,7 @@ the merged and chain nodes carry the union.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Iterator
 
 from ..model.graph import Edge, Graph, Property
 from ..model.document import Document
@@ -111,6 +112,13 @@ class _Doc:
     def members(self, chain: str) -> list[str]:
         return [e.source for e in self.g.edges if e.target == chain and e.label == COREF_ROLE]
 
+    def chain_members(self) -> Iterator[tuple[str, list[str]]]:
+        """``(chain, its members)`` for every chain node still in the graph, each computed
+        when reached (after the merges made for the chains before it)."""
+        for c in self.chains:
+            if c in self.g.nodes:
+                yield c, self.members(c)
+
     def children(self, v: str, label: str | None = None) -> list[str]:
         return [e.target for e in self.g.edges if e.source == v and (label is None or e.label == label)]
 
@@ -191,10 +199,8 @@ def _most_specific(types: list[str]) -> str:
 
 def _merge_names(d: _Doc) -> None:
     g = d.g
-    for c in d.chains:
-        if c not in g.nodes:
-            continue
-        named = [m for m in d.members(c) if d.children(m, "name")]
+    for _, ms in d.chain_members():
+        named = [m for m in ms if d.children(m, "name")]
         if len(named) < 2:
             continue
         best = _most_specific([g.nodes[m].label or "" for m in named])
@@ -205,10 +211,7 @@ def _merge_names(d: _Doc) -> None:
 
 def _merge_anaphora(d: _Doc) -> None:
     g = d.g
-    for c in d.chains:
-        if c not in g.nodes:
-            continue
-        ms = d.members(c)
+    for c, ms in d.chain_members():
         prons = [m for m in ms if (g.nodes[m].label or "") in PRONOUNS]
         if not prons:
             continue
@@ -229,10 +232,7 @@ def _merge_anaphora(d: _Doc) -> None:
 
 def _merge_all(d: _Doc) -> None:
     g = d.g
-    for c in d.chains:
-        if c not in g.nodes:
-            continue
-        ms = d.members(c)
+    for _, ms in d.chain_members():
         if not ms:
             continue
         named = [m for m in ms if d.children(m, "name")]

@@ -19,7 +19,7 @@ Normalizations (those of the CoNLL 2019/2020 scorer, mtool):
   give every punctuation-only node the same empty anchor);
 * an edge with a ``normal`` label is turned around; in AMR, a ``-of`` label is also turned
   to its base (not ``consist-of``, ``subset-of``, ``prep-on-behalf-of``, ``prep-out-of``),
-  and ``mod`` becomes the inverse of ``domain``;
+  and ``mod`` becomes the inverse of ``domain`` (:data:`mrkit.model.amr.MRP_SCORE`);
 * edge attributes with their default value (``remote`` false) are dropped.
 
 Each tuple type is a set: duplicates count once.
@@ -31,18 +31,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..align import Features
-from ..model.amr import NON_INVERTED_OF, is_inverted
+from ..model.amr import MRP_SCORE
 from ..model.graph import Anchor, Graph
+from ..model.mrp import FLAVORS
 
 PUNCTUATION = frozenset(".?!;,:“\"”‘'’()[]{} \t\n\f")
 """Characters trimmed from both ends of an anchor span (as in mtool)."""
 SPACE = frozenset(" \t\n\f")
 ATTRIBUTE_DEFAULTS = {"remote": "false"}
 """Edge attributes dropped when they carry this (lower-cased) value."""
-AMR_NOT_INVERTED = NON_INVERTED_OF | {"subset-of"}
 TUPLE_TYPES = ("tops", "labels", "properties", "anchors", "edges", "attributes")
-
-FLAVORS = {"dm": 0, "psd": 0, "pas": 0, "ccd": 0, "eds": 1, "ucca": 1, "ptg": 1, "drg": 2, "amr": 2}
 
 
 def norm(value) -> str:
@@ -144,15 +142,15 @@ def span_positions(text: str, spans) -> frozenset[int]:
 
 def normal_edge(framework: str | None, source: str, target: str, label: str | None,
                 normal: str | None) -> tuple[str, str, str | None]:
-    """Un-invert an edge: by its ``normal`` label, and in AMR by ``-of`` and ``mod``."""
+    """Un-invert an edge: by its ``normal`` label, and in AMR by ``-of`` and ``mod`` (the
+    convention :data:`mrkit.model.amr.MRP_SCORE`)."""
     lab = norm(label) if label is not None else None
     if normal:
         return target, source, norm(normal)
     if lab is not None and (framework or "").lower() == "amr":
-        if lab == "mod":
-            return target, source, "domain"
-        if is_inverted(lab, AMR_NOT_INVERTED):
-            return target, source, lab[:-3]
+        base = MRP_SCORE.base(lab)
+        if base is not None:
+            return target, source, base
     return source, target, lab
 
 
