@@ -59,7 +59,7 @@ class MetricScores(CorpusResult):
                 if name == "weight":  # the 1 of a mean of pairs
                     continue
                 v = float(self.table[i, k])
-                rec[name] = int(v) if v.is_integer() and name not in ("score", "matched") else v
+                rec[name] = int(v) if v.is_integer() and name != "score" else v
             for k, v in per.items():
                 rec[k] = float(v[i])
             if self.certified is not None:
