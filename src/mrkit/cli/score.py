@@ -26,7 +26,8 @@ Each metric takes only the options it declares (an option meant for another metr
 error): smatch the engine options; s2match --vectors, --cutoff and the engine options;
 sembleu -k; wlk -k and --edge-to-node; wwlk and wwlk-k3e2n --vectors and -k; simple and
 sema none.  -j/--executor run the pairs of every metric but wwlk and wwlk-k3e2n (which
-embed batches of graphs together in this process) in worker processes.
+embed batches of graphs together in this process) in worker processes; by default only
+smatch and s2match use them, on 1000 pairs or more.
 """
 
 
@@ -101,19 +102,21 @@ def _read_pairs(args, system: str | None = None):
 
 
 PARALLEL_MIN_PAIRS = 1000
-"""With -j 0 (automatic), corpora smaller than this are scored in one process."""
+"""With -j 0 (automatic), metrics that align run in worker processes on corpora of at
+least this many pairs; the others always run in this process (their pairs cost less than
+sending them), so the default is never slower than one worker."""
 
 
 def run(args) -> int:
     from dataclasses import replace
 
-    from ..metrics.registry import score, takes_executor
+    from ..metrics.registry import declaration, score
 
     split_formats(args)
     check_stats(args)
     opts = options(args)
     golds, systems = _read_pairs(args)
-    worth = takes_executor(args.metric) and len(golds) >= PARALLEL_MIN_PAIRS
+    worth = declaration(args.metric).aligns and len(golds) >= PARALLEL_MIN_PAIRS
     with executor_of(args, parallel_worth_it=worth) as executor:
         res = score(args.metric, golds, systems, executor=executor, **opts)
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..model.graph import Graph
-from ..metrics.registry import MetricResult, available, get_metric
+from ..metrics.registry import MetricResult, available, declaration, get_metric
 from .acceptability import a_delta
 from .correlation import finite_or_none, spearman, spearman_matrix
 from ..codecs.labels import HumanLabels, check_labels
@@ -32,10 +32,14 @@ def sentence_length(g: Graph) -> int:
 
 
 def run_metric(name: str, golds: Sequence[Graph], systems: Sequence[Graph], **common) -> MetricResult:
-    """Run a registered metric, passing only the ``common`` options its signature names."""
+    """Run a registered metric, passing only the ``common`` options its signature names
+    (``executor`` only to the metrics that align: the others' pairs cost less than sending
+    them to workers)."""
     fn = get_metric(name)
     params = inspect.signature(fn).parameters
     kw = {k: v for k, v in common.items() if k in params and v is not None}
+    if "executor" in kw and not declaration(name).aligns:
+        del kw["executor"]
     res = fn(golds, systems, **kw)
     if len(res.pair_scores) != len(golds):
         raise InputError(f"metric {name} returned {len(res.pair_scores)} pair scores for {len(golds)} pairs")

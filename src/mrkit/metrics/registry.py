@@ -64,6 +64,9 @@ class Declaration:
     """Column sums -> named statistics (None: made from the options by the metric)."""
     corpus: str
     """The corpus score in words (``micro F1``, ``corpus BLEU``, ``mean of pairs``)."""
+    aligns: bool = False
+    """Whether the metric searches an alignment per pair (work enough for worker processes
+    to pay on large corpora; the other metrics' pairs are cheaper than sending them)."""
 
 
 _METRICS: dict[str, MetricFn] = {}
@@ -86,10 +89,10 @@ EXECUTOR = "executor"
 
 
 def register(name: str, *, columns: Sequence[str] | None = None, reduce: Callable | None = None,
-             corpus: str = "") -> Callable[[MetricFn], MetricFn]:
+             corpus: str = "", aligns: bool = False) -> Callable[[MetricFn], MetricFn]:
     def deco(fn: MetricFn) -> MetricFn:
         _METRICS[name] = fn
-        _DECLARED[name] = Declaration(None if columns is None else tuple(columns), reduce, corpus)
+        _DECLARED[name] = Declaration(None if columns is None else tuple(columns), reduce, corpus, aligns)
         return fn
 
     return deco

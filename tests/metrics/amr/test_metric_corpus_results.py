@@ -273,3 +273,8 @@ def test_against_a_file_with_other_pairs_is_one_line(small_corpus, tmp_path):
     r = run_mrkit("score", "-m", "simple", str(small_corpus["gold"]), str(small_corpus["t5"]),
                   "--against", str(short))
     assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1
+
+
+def test_only_the_aligning_metrics_use_workers_by_default():
+    # mrkit score / compare with -j 0 start worker processes only for these (large corpora)
+    assert {m for m in available() if declaration(m).aligns} == {"smatch", "s2match"}

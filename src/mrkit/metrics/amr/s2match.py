@@ -281,7 +281,8 @@ def s2match_corpus(golds: Sequence[Graph], systems: Sequence[Graph], vectors=Non
     return SmatchResult(pairs)
 
 
-@register("s2match", columns=COLUMNS, reduce=prf_reduce, corpus="micro F1 (graded matches)")
+@register("s2match", columns=COLUMNS, reduce=prf_reduce, corpus="micro F1 (graded matches)",
+          aligns=True)
 def s2match_metric(golds: Sequence[Graph], systems: Sequence[Graph], vectors=None,
                    config: AlignConfig = AlignConfig(), cutoff: float = 0.5,
                    diffsense: float = 0.5, executor=None) -> MetricScores:

@@ -20,7 +20,7 @@ COLUMNS = ("matched", "gold", "system")
 
 def _align_chunk(task: tuple) -> list[PairScore]:
     (config,), items = task
-    return [_pair_score(k, gid, triples(g), triples(s), config) for k, gid, g, s in items]
+    return [_pair_score(k, gid, ta, tb, config) for k, gid, ta, tb in items]
 
 
 def prf_scores(name: str, pairs: Sequence[PairScore], details: dict) -> MetricScores:
@@ -29,7 +29,7 @@ def prf_scores(name: str, pairs: Sequence[PairScore], details: dict) -> MetricSc
                          prf_reduce, COLUMNS, [p.certified for p in pairs], details)
 
 
-@register("smatch", columns=COLUMNS, reduce=prf_reduce, corpus="micro F1")
+@register("smatch", columns=COLUMNS, reduce=prf_reduce, corpus="micro F1", aligns=True)
 def smatch_metric(golds: Sequence[Graph], systems: Sequence[Graph],
                   config: AlignConfig = AlignConfig(), executor=None) -> MetricScores:
     """Per pair: Smatch F1; corpus: micro F1.  ``executor`` aligns the pairs (default:
@@ -38,7 +38,8 @@ def smatch_metric(golds: Sequence[Graph], systems: Sequence[Graph],
         raise InputError(f"gold has {len(golds)} graphs but system has {len(systems)}")
     if not golds:
         raise InputError("no pairs to score")
-    items = [(k, g.id, g, s) for k, (g, s) in enumerate(zip(golds, systems))]
+    # the triples travel to the workers (smaller to send than the graphs)
+    items = [(k, g.id, triples(g), triples(s)) for k, (g, s) in enumerate(zip(golds, systems))]
     pairs = through(executor, _align_chunk, items, config)
     res = prf_scores("smatch", pairs, {})
     res.detail.update(precision=res.precision, recall=res.recall, certified=res.n_certified, pairs=res.pairs)
