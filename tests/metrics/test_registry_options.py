@@ -18,7 +18,7 @@ def test_declared_options_by_hand():
     assert set(metric_options("sembleu")) == {"k", "weights"}
     assert set(metric_options("wlk")) == {"k", "edge_to_node"}
     assert set(metric_options("s2match")) == {"vectors", "config", "cutoff", "diffsense"}
-    assert set(metric_options("smatch")) == {"config", "workers"}
+    assert set(metric_options("smatch")) == {"config"}  # the executor is not an option
     assert metric_options("sembleu")["k"] == 3 and metric_options("wlk")["k"] == 2
 
 
@@ -39,7 +39,7 @@ def test_declared_options_are_passed():
     ("sema", ["-k", "2"], "-k"),
     ("wwlk", ["--edge-to-node"], "--edge-to-node"),
     ("simple", ["--time-limit", "3"], "--time-limit"),
-    ("wlk", ["-j", "2"], "-j"),
+    ("wwlk", ["-j", "2"], "-j"),  # WWLK embeds batches in this process: no executor
     ("sembleu", ["--cutoff", "0.4"], "--cutoff"),
 ])
 def test_cli_refuses_an_option_the_metric_does_not_take(metric, flags, named):

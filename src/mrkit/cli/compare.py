@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..errors import InputError, MrkitError
-from .common import add_engine_options, add_executor_options, emit, engine_config, to_json
+from .common import add_engine_options, add_executor_options, emit, engine_config, executor_of, to_json
 
 HELP = """\
 Score two or more systems against one gold file with several metrics, and compare the
@@ -117,9 +117,10 @@ def run(args) -> int:
         if sys.stderr.isatty():
             print(f"\rscoring {what} ...".ljust(60), end="", file=sys.stderr, flush=True)
 
-    ev = meta_evaluate(golds, systems, metrics, labels, samples=args.samples, seed=args.seed,
-                       level=args.level, ties=args.ties, progress=progress,
-                       config=engine_config(args), workers=args.workers)
+    with executor_of(args, parallel_worth_it=len(golds) >= 1000) as executor:
+        ev = meta_evaluate(golds, systems, metrics, labels, samples=args.samples, seed=args.seed,
+                           level=args.level, ties=args.ties, progress=progress,
+                           config=engine_config(args), executor=executor)
     if sys.stderr.isatty():
         print("\r".ljust(61) + "\r", end="", file=sys.stderr)
     if args.json:

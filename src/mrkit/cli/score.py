@@ -4,20 +4,32 @@ from __future__ import annotations
 
 import argparse
 
-from .common import add_engine_options, add_executor_options, add_output_options, emit, engine_config, to_json
+from .common import (add_engine_options, add_executor_options, add_format_option, add_output_options,
+                     add_stats_options, check_stats, emit_result, engine_config, executor_of,
+                     split_formats, statistics)
 
 HELP = """\
 Score two PENMAN files holding the same number of graphs, paired in order, with one
 registered metric: smatch, sema, sembleu, s2match, wlk, wwlk, wwlk-k3e2n, simple.
 Prints the corpus score (the metric's own corpus definition: micro F1 for Smatch, SEMA
 and S2match, corpus BLEU for SemBLEU, the mean of pairs for the others) and the mean of
-the pair scores; --per-pair lists every pair.
+the pair scores; --per-pair lists every pair (--format tsv/csv: one row per pair with
+its summable statistics, for spreadsheets and pandas).
+
+--bootstrap N adds percentile intervals of the corpus score (and of precision and recall
+for the micro-F1 metrics) from N resamples of the pairs; --against SYSTEM_B scores a
+second system file with the same options on the same gold and compares the two
+(difference, paired-bootstrap interval and p-value, approximate-randomization p-value).
+In JSON the corpus score is at summary.f1, beside `corpus`, `macro` and `details`.
 
 Each metric takes only the options it declares (an option meant for another metric is an
-error): smatch the engine options and -j; s2match --vectors, --cutoff and the engine
-options; sembleu -k; wlk -k and --edge-to-node; wwlk and wwlk-k3e2n --vectors and -k;
-simple and sema none.
+error): smatch the engine options; s2match --vectors, --cutoff and the engine options;
+sembleu -k; wlk -k and --edge-to-node; wwlk and wwlk-k3e2n --vectors and -k; simple and
+sema none.  -j/--executor run the pairs of every metric but wwlk and wwlk-k3e2n (which
+embed batches of graphs together in this process) in worker processes; by default only
+smatch and s2match use them, on 1000 pairs or more.
 """
+
 
 def add_parser(sub) -> argparse.ArgumentParser:
     from ..metrics.registry import available
@@ -35,26 +47,31 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--edge-to-node", action="store_true", help="wlk: turn edges into nodes first")
     p.add_argument("--cutoff", type=float, help="s2match: similarity cutoff (default 0.5)")
     p.add_argument("--per-pair", action="store_true", help="also report every pair")
+    add_format_option(p)
     add_output_options(p)
     add_engine_options(p)
     add_executor_options(p)
+    add_stats_options(p)
     return p
 
 
 # command-line flag -> the metric option it sets
 FLAGS = {"vectors": "--vectors", "k": "-k", "edge_to_node": "--edge-to-node", "cutoff": "--cutoff",
-         "config": "--seed/--restarts/--exact/--no-ilp/--time-limit", "workers": "-j"}
+         "config": "--seed/--restarts/--exact/--no-ilp/--time-limit", "executor": "-j/--executor"}
 
 
 def options(args) -> dict:
     """Metric keyword options from the command line: what the user set, checked against
     what the metric declares (an option meant for another metric is an error, not
-    silently ignored), plus the engine settings of the metrics that align."""
+    silently ignored), plus the engine settings of the metrics that align.  -j and
+    --executor apply to the metrics that take an executor."""
     from ..align import AlignConfig
     from ..errors import MrkitError
-    from ..metrics.registry import metric_options
+    from ..metrics.registry import metric_options, takes_executor
 
-    declared = metric_options(args.metric)
+    declared = dict(metric_options(args.metric))
+    if takes_executor(args.metric):
+        declared["executor"] = None
     given: dict = {}
     if args.vectors is not None:
         given["vectors"] = args.vectors
@@ -67,9 +84,9 @@ def options(args) -> dict:
     config = engine_config(args)
     if config != AlignConfig() or "config" in declared:
         given["config"] = config
-    if args.workers != 0 or "workers" in declared:
-        given["workers"] = args.workers
     unknown = [FLAGS[o] for o in given if o not in declared]
+    if (args.workers != 0 or args.executor != "auto") and "executor" not in declared:
+        unknown.append(FLAGS["executor"])
     if unknown:
         takes = ", ".join(FLAGS.get(o, o) for o in declared if o in FLAGS) or "none"
         raise MrkitError(f"{' and '.join(unknown)} does not apply to {args.metric} "
@@ -77,26 +94,49 @@ def options(args) -> dict:
     return given
 
 
-def run(args) -> int:
-    from ..metrics.registry import score
+def _read_pairs(args, system: str | None = None):
+    """Gold and system graphs, paired in order (``system``: another system file)."""
     from ..metrics.amr.smatch import read_pairs
 
-    golds, systems = read_pairs(args.gold, args.system)
-    res = score(args.metric, golds, systems, **options(args))
-    if args.json:
-        d = {"metric": res.name, "gold": args.gold, "system": args.system, "pairs": len(res.per_pair),
-             "corpus": res.corpus, "macro": res.macro, "details": res.details}
-        if args.per_pair:
-            d["per_pair"] = res.per_pair
-        emit(to_json(d), args.output)
-        return 0
+    return read_pairs(args.gold, system or args.system)
+
+
+PARALLEL_MIN_PAIRS = 1000
+"""With -j 0 (automatic), metrics that align run in worker processes on corpora of at
+least this many pairs; the others always run in this process (their pairs cost less than
+sending them), so the default is never slower than one worker."""
+
+
+def run(args) -> int:
+    from dataclasses import replace
+
+    from ..metrics.registry import declaration, score
+
+    split_formats(args)
+    check_stats(args)
+    opts = options(args)
+    golds, systems = _read_pairs(args)
+    worth = declaration(args.metric).aligns and len(golds) >= PARALLEL_MIN_PAIRS
+    with executor_of(args, parallel_worth_it=worth) as executor:
+        res = score(args.metric, golds, systems, executor=executor, **opts)
+
+        def against(path: str):
+            g, s = _read_pairs(args, path)
+            return score(args.metric, g, s, executor=executor, **opts)
+
+        ci, versus = statistics(args, res, against)
+    if args.per_pair:
+        res.with_records()
+    # today's keys, kept for one release beside the summary (pairs: summary.pairs)
+    view = replace(res, detail={"corpus": res.corpus, "macro": res.macro, "details": res.detail})
     n = args.digits
     lines = []
     if args.per_pair:
         lines.append("pair\tid\tscore")
-        lines += [f"{k + 1}\t{g.id}\t{x:.{n}f}" for k, (g, x) in enumerate(zip(golds, res.per_pair))]
+        lines += [f"{k + 1}\t{i}\t{x:.{n}f}" for k, (i, x) in enumerate(zip(res.ids, res.pair_scores))]
         lines.append("")
     lines.append(f"{res.name} corpus: {res.corpus:.{n}f}")
     lines.append(f"{res.name} mean of pairs: {res.macro:.{n}f}")
-    emit("\n".join(lines), args.output)
+    emit_result(args, view, {"metric": res.name, "gold": args.gold, "system": args.system}, lines,
+                ci, versus, per_pair=args.per_pair)
     return 0

@@ -2,7 +2,8 @@
 corpus, then compare the metrics with each other and with human judgements.
 
 :func:`meta_evaluate` runs the metrics through the registry
-(``get_metric(name)(golds, systems) -> MetricResult``) and computes every table;
+(``get_metric(name)(golds, systems)``: a result with ``corpus``, ``pair_scores`` and
+``macro``, see :class:`mrkit.metrics.result.MetricScores`) and computes every table;
 :class:`MetaEvaluation` holds the results and turns them into a plain dict for JSON.
 """
 
@@ -17,7 +18,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..model.graph import Graph
-from ..metrics.registry import MetricResult, available, get_metric
+from ..metrics.registry import MetricResult, available, declaration, get_metric
 from .acceptability import a_delta
 from .correlation import finite_or_none, spearman, spearman_matrix
 from ..codecs.labels import HumanLabels, check_labels
@@ -31,13 +32,17 @@ def sentence_length(g: Graph) -> int:
 
 
 def run_metric(name: str, golds: Sequence[Graph], systems: Sequence[Graph], **common) -> MetricResult:
-    """Run a registered metric, passing only the ``common`` options its signature names."""
+    """Run a registered metric, passing only the ``common`` options its signature names
+    (``executor`` only to the metrics that align: the others' pairs cost less than sending
+    them to workers)."""
     fn = get_metric(name)
     params = inspect.signature(fn).parameters
     kw = {k: v for k, v in common.items() if k in params and v is not None}
+    if "executor" in kw and not declaration(name).aligns:
+        del kw["executor"]
     res = fn(golds, systems, **kw)
-    if len(res.per_pair) != len(golds):
-        raise InputError(f"metric {name} returned {len(res.per_pair)} pair scores for {len(golds)} pairs")
+    if len(res.pair_scores) != len(golds):
+        raise InputError(f"metric {name} returned {len(res.pair_scores)} pair scores for {len(golds)} pairs")
     return res
 
 
@@ -63,7 +68,7 @@ class MetaEvaluation:
     byte-identical from run to run)."""
 
     def scores(self, metric: str, system: str) -> np.ndarray:
-        return np.asarray(self.results[metric][system].per_pair, dtype=float)
+        return np.asarray(self.results[metric][system].pair_scores, dtype=float)
 
     def to_dict(self, per_pair: bool = False) -> dict:
         d = {
@@ -81,7 +86,7 @@ class MetaEvaluation:
         if self.labels is not None:
             d["human_counts"] = self.labels.counts()
         if per_pair:
-            d["per_pair"] = {m: {s: list(self.results[m][s].per_pair) for s in self.systems}
+            d["per_pair"] = {m: {s: list(self.results[m][s].pair_scores) for s in self.systems}
                              for m in self.metrics}
             d["lengths"] = self.lengths
         return _clean(d)
@@ -117,7 +122,7 @@ def meta_evaluate(
     ``samples``/``seed``/``level``: bootstrap and randomization rounds, their seed and the
     confidence level of every interval.  ``ties``: how pairwise accuracy counts metric
     ties (see :func:`mrkit.metaeval.preference.pairwise_accuracy`).  ``metric_options``
-    (e.g. ``config=AlignConfig(...)``, ``workers=2``) reach every metric that accepts them.
+    (e.g. ``config=AlignConfig(...)``, ``executor=...``) reach every metric that accepts them.
     """
     names = list(systems)
     if len(names) < 2:

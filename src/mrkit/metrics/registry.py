@@ -1,16 +1,29 @@
-"""A registry of corpus-level graph metrics, for comparison and meta-evaluation.
+"""A registry of corpus-level graph metrics, for scoring, comparison and meta-evaluation.
 
-Every metric is a function ``(golds, systems, **options) -> MetricResult`` over two
-equally long lists of graphs.  Modules register their metrics with :func:`register`; the
-registry imports the modules listed in ``_MODULES`` on first use, so that importing mrkit
-stays cheap.
+Every metric is a function ``(golds, systems, **options) -> MetricScores`` over two
+equally long lists of graphs (:class:`mrkit.metrics.result.MetricScores`, a
+:class:`mrkit.aggregate.corpus.CorpusResult` with the accessors of the former
+``MetricResult``: ``corpus``, ``pair_scores``, ``macro``, ``details``).  A metric declares
+with :func:`register`
+
+- its options: the keyword parameters of its function after the two graph lists (its
+  signature is the declaration; :func:`metric_options`).  ``executor`` is not an option:
+  a metric that takes it runs its pairs through the caller's executor;
+- how its corpus score is made from per-pair summable rows: ``columns`` (the names of a
+  row's statistics) and ``reduce`` (column sums -> statistics, see
+  :mod:`mrkit.aggregate.resampling`), or ``reduce=None`` when the reducer depends on the
+  options (SemBLEU's n-gram order); ``corpus`` says it in words.
+
+The registry imports the modules listed in ``_MODULES`` on first use, so that importing
+mrkit stays cheap (no numpy here).
 """
 
 from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from itertools import islice
+from typing import Any, Callable, Iterator, Sequence
 
 from ..errors import MrkitError
 from ..model.graph import Graph
@@ -18,7 +31,9 @@ from ..model.graph import Graph
 
 @dataclass
 class MetricResult:
-    """Scores of one metric on a corpus of (gold, system) pairs."""
+    """The former result of a metric (kept for one release: a metric registered by
+    user code may still return it; the built-in metrics return
+    :class:`mrkit.metrics.result.MetricScores`)."""
 
     name: str
     per_pair: list[float]
@@ -28,13 +43,34 @@ class MetricResult:
     details: dict = field(default_factory=dict)
 
     @property
+    def pair_scores(self) -> list[float]:
+        return list(self.per_pair)
+
+    @property
     def macro(self) -> float:
         return sum(self.per_pair) / len(self.per_pair) if self.per_pair else 1.0
 
 
-MetricFn = Callable[..., MetricResult]
+MetricFn = Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """How a metric's corpus score is made from its per-pair rows."""
+
+    columns: tuple[str, ...] | None
+    """Names of the summable statistics of a pair (None: they depend on the options)."""
+    reduce: Callable | None
+    """Column sums -> named statistics (None: made from the options by the metric)."""
+    corpus: str
+    """The corpus score in words (``micro F1``, ``corpus BLEU``, ``mean of pairs``)."""
+    aligns: bool = False
+    """Whether the metric searches an alignment per pair (work enough for worker processes
+    to pay on large corpora; the other metrics' pairs are cheaper than sending them)."""
+
 
 _METRICS: dict[str, MetricFn] = {}
+_DECLARED: dict[str, Declaration] = {}
 
 # metric name -> module that registers it
 _MODULES: dict[str, str] = {
@@ -48,10 +84,15 @@ _MODULES: dict[str, str] = {
     "simple": "mrkit.metrics.amr.simple",
 }
 
+EXECUTOR = "executor"
+"""The keyword by which a metric takes the caller's executor (not an option)."""
 
-def register(name: str) -> Callable[[MetricFn], MetricFn]:
+
+def register(name: str, *, columns: Sequence[str] | None = None, reduce: Callable | None = None,
+             corpus: str = "", aligns: bool = False) -> Callable[[MetricFn], MetricFn]:
     def deco(fn: MetricFn) -> MetricFn:
         _METRICS[name] = fn
+        _DECLARED[name] = Declaration(None if columns is None else tuple(columns), reduce, corpus, aligns)
         return fn
 
     return deco
@@ -70,15 +111,29 @@ def get_metric(name: str) -> MetricFn:
     return _METRICS[name]
 
 
+def declaration(name: str) -> Declaration:
+    """The rows and reducer metric ``name`` declares (see :class:`Declaration`)."""
+    get_metric(name)
+    return _DECLARED.get(name, Declaration(None, None, ""))
+
+
+def _parameters(name: str) -> list:
+    import inspect
+
+    return list(inspect.signature(get_metric(name)).parameters.values())[2:]
+
+
+def takes_executor(name: str) -> bool:
+    """Whether metric ``name`` runs its pairs through a caller's executor."""
+    return any(p.name == EXECUTOR for p in _parameters(name))
+
+
 def metric_options(name: str) -> dict[str, object]:
     """The options metric ``name`` declares, with their defaults: the keyword parameters
     of its registered function after the two graph lists (its signature is the
-    declaration)."""
-    import inspect
-
-    params = list(inspect.signature(get_metric(name)).parameters.values())[2:]
-    return {p.name: p.default for p in params
-            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    declaration), except ``executor`` (how pairs are run, not what is scored)."""
+    return {p.name: p.default for p in _parameters(name)
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name != EXECUTOR}
 
 
 def check_options(name: str, options: dict) -> None:
@@ -91,14 +146,60 @@ def check_options(name: str, options: dict) -> None:
         raise MrkitError(f"metric {name!r} has no option {', '.join(map(repr, unknown))} (its options: {takes})")
 
 
-def score(name: str, golds: Sequence[Graph], systems: Sequence[Graph], **options) -> MetricResult:
+def score(name: str, golds: Sequence[Graph], systems: Sequence[Graph], executor=None, **options):
     """Score aligned graph lists with the metric ``name`` under its declared
-    ``options`` (:func:`metric_options`; any other is an error).  The cyclic garbage
-    collector is paused meanwhile, as for Smatch: a metric builds many small acyclic
-    objects and collections over a whole corpus only cost time."""
+    ``options`` (:func:`metric_options`; any other is an error); returns its
+    :class:`~mrkit.metrics.result.MetricScores` (a corpus result).  ``executor``
+    (:mod:`mrkit.runtime.executor`; default: this process) runs the pairs of the metrics
+    that take one.  The cyclic garbage collector is paused meanwhile, as for Smatch: a
+    metric builds many small acyclic objects and collections over a whole corpus only cost
+    time."""
     from ..codecs._files import gc_paused
 
     fn = get_metric(name)
     check_options(name, options)
+    if executor is not None and takes_executor(name):
+        options = {**options, EXECUTOR: executor}
     with gc_paused():
         return fn(golds, systems, **options)
+
+
+# ------------------------------------------------------------------ running pairs
+
+CHUNK = 256
+"""At most this many pairs per task handed to an executor."""
+
+
+def chunk_size(n: int, executor) -> int:
+    """Pairs per task: about eight tasks per worker, at most :data:`CHUNK`."""
+    workers = max(1, getattr(executor, "workers", 1) or 1)
+    if workers == 1:
+        return CHUNK
+    return max(1, min(CHUNK, -(-n // (workers * 8))))
+
+
+def through(executor, fn: Callable[[tuple], list], items: Sequence, *extra) -> list:
+    """``fn((extra, chunk))`` over chunks of ``items``, through ``executor`` (None: in
+    this process), results flattened in input order.  ``fn`` is module-level (a process
+    executor pickles it with its task)."""
+    size = chunk_size(len(items), executor)
+
+    def tasks() -> Iterator[tuple]:
+        it = iter(items)
+        while chunk := list(islice(it, size)):
+            yield extra, chunk
+
+    results = map(fn, tasks()) if executor is None else executor.map(fn, tasks())
+    return [x for out in results for x in out]
+
+
+def _pair_rows(task: tuple) -> list:
+    (fn, options), chunk = task
+    return [fn(g, s, **options) for g, s in chunk]
+
+
+def pair_rows(fn: Callable, golds: Sequence[Graph], systems: Sequence[Graph], executor=None,
+              **options) -> list:
+    """``[fn(gold, system, **options) for each pair]`` (a pairwise metric's rows), in
+    chunks through ``executor``.  ``fn`` is module-level."""
+    return through(executor, _pair_rows, list(zip(golds, systems)), fn, options)

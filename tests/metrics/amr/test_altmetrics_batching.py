@@ -112,7 +112,7 @@ def test_wwlk_corpus_in_batches_equals_pair_by_pair(pairs):
             for name, levi in (("wwlk", False), ("wwlk-k3e2n", True)):
                 k, weight = (3, 1.0) if levi else (2, None)
                 res = wwlk._run(name, golds, systems, VECTORS, k, levi, None)
-                for got, g, s in zip(res.per_pair, golds, systems):
+                for got, g, s in zip(res.pair_scores, golds, systems):
                     assert abs(got - wwlk_by_definition(g, s, emb, k, weight, levi)) < 1e-12
     finally:
         wwlk.BATCH = saved
@@ -198,5 +198,5 @@ def test_wwlk_graphs_with_the_same_labels_but_other_edges_are_not_merged():
         k, weight = (3, 1.0) if levi else (2, None)
         res = wwlk._run(name, golds, systems, VECTORS, k, levi, None)
         expected = [wwlk_by_definition(g, s, emb, k, weight, levi) for g, s in zip(golds, systems)]
-        assert res.per_pair == pytest.approx(expected, abs=1e-12)
-        assert res.per_pair[0] == pytest.approx(1.0) and res.per_pair[1] < 1.0
+        assert res.pair_scores == pytest.approx(expected, abs=1e-12)
+        assert res.pair_scores[0] == pytest.approx(1.0) and res.pair_scores[1] < 1.0

@@ -30,11 +30,11 @@ TINY = {"destroy": [1.0, 0.0, 0.2], "army": [0.1, 1.0, 0.0], "city": [0.0, 0.3, 
 def test_wwlk_sees_role_labels():
     a, b = graph(SWAP_A), graph(SWAP_B)
     for vectors in (TINY, "none"):
-        swapped = wwlk.wwlk_metric([a], [b], vectors=vectors).per_pair[0]
+        swapped = wwlk.wwlk_metric([a], [b], vectors=vectors).pair_scores[0]
         assert 0.0 <= swapped < 0.999  # was 1.0: every label weighed 0.275
-        assert wwlk.wwlk_metric([a], [a], vectors=vectors).per_pair[0] == 1.0
-        assert wwlk.wwlk_metric([b], [b], vectors=vectors).per_pair[0] == 1.0
-        assert wwlk.wwlk_k3e2n_metric([a], [b], vectors=vectors).per_pair[0] < 0.999
+        assert wwlk.wwlk_metric([a], [a], vectors=vectors).pair_scores[0] == 1.0
+        assert wwlk.wwlk_metric([b], [b], vectors=vectors).pair_scores[0] == 1.0
+        assert wwlk.wwlk_k3e2n_metric([a], [b], vectors=vectors).pair_scores[0] < 0.999
 
 
 def test_wwlk_role_swap_near_the_reference_expected_distance():
@@ -44,8 +44,8 @@ def test_wwlk_role_swap_near_the_reference_expected_distance():
     # (the reference's own draws: min_entropy edge weights, numpy seed 42); mrkit's draws
     # are other draws of the same distributions, so the two agree only roughly
     a, b = graph(SWAP_A), graph(SWAP_B)
-    assert wwlk.wwlk_metric([b], [a], vectors="none").per_pair[0] == pytest.approx(0.9484, abs=0.03)
-    assert wwlk.wwlk_k3e2n_metric([b], [a], vectors="none").per_pair[0] == pytest.approx(0.4527, abs=0.03)
+    assert wwlk.wwlk_metric([b], [a], vectors="none").pair_scores[0] == pytest.approx(0.9484, abs=0.03)
+    assert wwlk.wwlk_k3e2n_metric([b], [a], vectors="none").pair_scores[0] == pytest.approx(0.4527, abs=0.03)
 
 
 def test_wwlk_random_vector_oracles_of_the_handmade_pairs():
@@ -56,11 +56,11 @@ def test_wwlk_random_vector_oracles_of_the_handmade_pairs():
     for metric, name in ((wwlk.wwlk_metric, "out_wwlk_k2_randomvecs_PYTHONHASHSEED0.txt"),
                          (wwlk.wwlk_k3e2n_metric, "out_wwlk_k3e2n_randomvecs_PYTHONHASHSEED0.txt")):
         ref = oracle_numbers(name)
-        got = metric(golds, systems, vectors="none").per_pair
+        got = metric(golds, systems, vectors="none").pair_scores
         assert got[2] == ref[2] == 1.0
         for x, r in zip(got, ref):
             assert x == pytest.approx(min(1.0, max(0.0, r)), abs=0.03)
-        assert got == metric(golds, systems, vectors="none").per_pair  # deterministic
+        assert got == metric(golds, systems, vectors="none").pair_scores  # deterministic
 
 
 def test_edge_weight_draws():
@@ -92,7 +92,7 @@ def test_wwlk_expected_distance_by_hand():
         return r / np.sqrt(2 + w ** 2)[:, None]
 
     d = np.linalg.norm(row(p) - row(q), axis=1).mean()
-    got = wwlk.wwlk_metric([g0], [g1], vectors=emb, k=1).per_pair[0]
+    got = wwlk.wwlk_metric([g0], [g1], vectors=emb, k=1).pair_scores[0]
     assert got == pytest.approx(1 - d, abs=1e-12)
     assert got < 1.0
 
@@ -103,11 +103,11 @@ def test_wlk_edge_to_node_role_nodes_distinct_from_concepts():
     # (out_wlk_k2_e2n.txt): pairs 2-4 equal to the printed precision; pair 4 has a role
     # :name beside the concept name (mrkit gave 0.8690 when both were "name")
     golds, systems = handmade()
-    per = wlk.wlk_metric(golds, systems, edge_to_node=True).per_pair
+    per = wlk.wlk_metric(golds, systems, edge_to_node=True).pair_scores
     ref = oracle_numbers("out_wlk_k2_e2n.txt")
     assert per[1:] == pytest.approx(ref[1:], abs=1e-15)
     assert per[3] == pytest.approx(0.8745600758208696, abs=1e-15)
-    assert wlk.wlk_metric(golds, systems).per_pair == pytest.approx(oracle_numbers("out_wlk_k2.txt"),
+    assert wlk.wlk_metric(golds, systems).pair_scores == pytest.approx(oracle_numbers("out_wlk_k2.txt"),
                                                                     abs=1e-15)
 
 
@@ -158,7 +158,7 @@ def test_wlk_edge_to_node_pair_1_is_the_definition_not_the_references_hash_order
     golds, systems = handmade()
     ga, sa = wlk.levi_graph(labelled_graph(golds[0])), wlk.levi_graph(labelled_graph(systems[0]))
     want = wlk.weighted_cosine(_per_node_wl(ga), _per_node_wl(sa))
-    got = wlk.wlk_metric(golds[:1], systems[:1], edge_to_node=True).per_pair[0]
+    got = wlk.wlk_metric(golds[:1], systems[:1], edge_to_node=True).pair_scores[0]
     assert got == pytest.approx(want, abs=1e-15)
     # the reference's printed value is one of the outcomes of its label-keyed relabelling
     role_nodes = lambda lg: [i for i, x in enumerate(lg.labels) if x.startswith(":")]  # noqa: E731
@@ -177,8 +177,8 @@ def test_wlk_role_swap_matches_reference():
     # main_wlk.py -a swap_b.amr -b swap_a.amr -round_decimals 16 [--edge_to_node_transform]
     # -> 0.4931506849315068, 0.6709511568123394 (PYTHONHASHSEED 0 and 1 alike)
     a, b = graph(SWAP_A), graph(SWAP_B)
-    assert wlk.wlk_metric([a], [b]).per_pair[0] == pytest.approx(0.4931506849315068, abs=1e-15)
-    assert wlk.wlk_metric([a], [b], edge_to_node=True).per_pair[0] == pytest.approx(0.6709511568123394,
+    assert wlk.wlk_metric([a], [b]).pair_scores[0] == pytest.approx(0.4931506849315068, abs=1e-15)
+    assert wlk.wlk_metric([a], [b], edge_to_node=True).pair_scores[0] == pytest.approx(0.6709511568123394,
                                                                                    abs=1e-15)
 
 
@@ -214,7 +214,7 @@ def test_one_node_with_20000_attributes_in_bounded_memory(name, opts):
 
     _path, graphs = _many_attributes()
     res, peak = _peak(lambda: score(name, graphs, graphs, **opts))
-    assert res.per_pair == [1.0]
+    assert res.pair_scores == [1.0]
     assert peak < 200 * 2 ** 20
 
 
@@ -223,7 +223,7 @@ def test_wlk_large_different_graphs_in_linear_memory():
     g = graphs[0]
     smaller = graph("(a / b " + " ".join(f":op{i} {i}" for i in range(19_000)) + ")")
     res, peak = _peak(lambda: wlk.wlk_metric([g], [smaller]))
-    assert 0.0 < res.per_pair[0] < 1.0
+    assert 0.0 < res.pair_scores[0] < 1.0
     assert peak < 200 * 2 ** 20
 
 
@@ -232,7 +232,7 @@ def test_wwlk_refuses_a_distance_matrix_beyond_its_budget():
     b = graph("(a / b " + " ".join(f":op{i} {i}" for i in range(2000)) + ")")
     with pytest.raises(InputError, match="2002 x 2001 node distance matrix"):
         wwlk.wwlk_metric([a], [b], vectors="none")
-    assert wwlk.wwlk_metric([a], [a], vectors="none").per_pair == [1.0]
+    assert wwlk.wwlk_metric([a], [a], vectors="none").pair_scores == [1.0]
 
 
 def test_cli_wlk_wwlk_on_20000_attributes(tmp_path):
@@ -262,14 +262,14 @@ def test_other_alternative_metrics_on_20000_attributes():
     g = graphs[0]
     smaller = graph("(a / b " + " ".join(f":op{i} {i}" for i in range(19_000)) + ")")
     t = time.perf_counter()
-    assert sema.sema_metric(graphs, graphs).per_pair == [1.0]
+    assert sema.sema_metric(graphs, graphs).pair_scores == [1.0]
     assert time.perf_counter() - t < 20  # was 67 s: each attribute scanned every gold attribute
-    assert 0.0 < sema.sema_metric([g], [smaller]).per_pair[0] < 1.0
-    assert sembleu.sembleu_metric(graphs, graphs).per_pair == [1.0]
-    assert simple.simple_metric(graphs, graphs).per_pair == [1.0]
+    assert 0.0 < sema.sema_metric([g], [smaller]).pair_scores[0] < 1.0
+    assert sembleu.sembleu_metric(graphs, graphs).pair_scores == [1.0]
+    assert simple.simple_metric(graphs, graphs).pair_scores == [1.0]
     res = s2match.s2match_corpus(graphs, graphs, vectors="none")
     assert res.f1 == 1.0
-    for x in (sembleu.sembleu_metric([g], [smaller]).per_pair + simple.simple_metric([g], [smaller]).per_pair):
+    for x in (sembleu.sembleu_metric([g], [smaller]).pair_scores + simple.simple_metric([g], [smaller]).pair_scores):
         assert 0.0 <= x <= 1.0
 
 

@@ -27,7 +27,7 @@ def test_sema_per_pair_by_hand_and_not_above_one():
     res = sema.sema_metric(golds, systems)
     # pair 1: root + 2 relations with their children = 5 of 8; pair 2: roots differ;
     # pair 3: identical (the reference HEAD 0ede9e0 prints 1.20 here); pair 4: 8/9 and 8/8
-    assert res.per_pair == pytest.approx([5 / 8, 0.0, 1.0, 16 / 17])
+    assert res.pair_scores == pytest.approx([5 / 8, 0.0, 1.0, 16 / 17])
     head = oracle_numbers("out_sema_per_pair.txt")
     assert head[2] == pytest.approx(1.20)  # the reference bug mrkit does not reproduce
 
@@ -80,13 +80,13 @@ def test_sembleu_k2():
 
 def test_wlk_matches_reference():
     golds, systems = handmade()
-    per = wlk.wlk_metric(golds, systems).per_pair
+    per = wlk.wlk_metric(golds, systems).pair_scores
     assert per == pytest.approx(oracle_numbers("out_wlk_k2.txt"), abs=1e-12)
 
 
 def test_wlk_edge_to_node_single_edge_pairs_match_reference():
     golds, systems = handmade()
-    per = wlk.wlk_metric(golds, systems, edge_to_node=True).per_pair
+    per = wlk.wlk_metric(golds, systems, edge_to_node=True).pair_scores
     ref = oracle_numbers("out_wlk_k2_e2n.txt")
     # pairs with one edge per label agree; pairs 1 and 4 (repeated role labels) differ:
     # see the WLK section of the README
@@ -138,7 +138,7 @@ def test_simple_by_hand():
     res = simple.simple_metric(golds, systems)
     # pair 2: {sleep-01, cat, :arg0} vs {sleep-02, kitten, :arg0} -> 1/5
     # pair 4: system adds "-" and ":polarity" to 9 shared labels -> 9/11
-    assert res.per_pair == pytest.approx([1.0, 0.2, 1.0, 9 / 11])
+    assert res.pair_scores == pytest.approx([1.0, 0.2, 1.0, 9 / 11])
 
 
 def test_wwlk_single_nodes_by_hand():
@@ -148,8 +148,8 @@ def test_wwlk_single_nodes_by_hand():
     emb = {"cat": [1.0, 0.0], "dog": [0.6, 0.8]}
     a, b = graph("(c / cat)"), graph("(d / dog)")
     # no neighbours: every round repeats the unit vector; distance |(1,0) - (.6,.8)| = sqrt(.8)
-    assert wwlk.wwlk_metric([a], [b], vectors=emb).per_pair[0] == pytest.approx(1 - 0.8 ** 0.5)
-    assert wwlk.wwlk_metric([a], [a], vectors=emb).per_pair[0] == pytest.approx(1.0)
+    assert wwlk.wwlk_metric([a], [b], vectors=emb).pair_scores[0] == pytest.approx(1 - 0.8 ** 0.5)
+    assert wwlk.wwlk_metric([a], [a], vectors=emb).pair_scores[0] == pytest.approx(1.0)
 
 
 def test_wwlk_deterministic_and_identical_pair_scores_one():
@@ -157,13 +157,13 @@ def test_wwlk_deterministic_and_identical_pair_scores_one():
 
     golds, systems = handmade()
     emb = {"boy": [0.1, 1.0, 0.3], "girl": [0.2, 0.9, 0.4]}
-    first = wwlk.wwlk_metric(golds, systems, vectors=emb).per_pair
-    again = wwlk.wwlk_metric(golds, systems, vectors=emb).per_pair
+    first = wwlk.wwlk_metric(golds, systems, vectors=emb).pair_scores
+    again = wwlk.wwlk_metric(golds, systems, vectors=emb).pair_scores
     assert first == again
     assert first[2] == pytest.approx(oracle_numbers("out_wwlk_k2_randomvecs_PYTHONHASHSEED0.txt")[2])
     # the reference gives -0.37 for pair 2 with random vectors; mrkit stays in [0, 1]
     assert all(0.0 <= x <= 1.0 for x in first)
-    e2n = wwlk.wwlk_k3e2n_metric(golds, systems, vectors=emb).per_pair
+    e2n = wwlk.wwlk_k3e2n_metric(golds, systems, vectors=emb).pair_scores
     assert e2n[2] == pytest.approx(1.0) and all(0.0 <= x <= 1.0 for x in e2n)
 
 

@@ -32,9 +32,9 @@ def test_metric_invariants(name, pair, other):
     g, renamed = graph(pair[0]), graph(pair[1])
     h = graph(other[0])
     same = fn([g], [renamed], **opts)
-    assert same.per_pair[0] == pytest.approx(1.0)
+    assert same.pair_scores[0] == pytest.approx(1.0)
     diff = fn([g], [h], **opts)
-    assert 0.0 <= diff.per_pair[0] <= 1.0 + 1e-12
+    assert 0.0 <= diff.pair_scores[0] <= 1.0 + 1e-12
     assert 0.0 <= diff.corpus <= 1.0 + 1e-12
     back = fn([h], [renamed], **opts)
-    assert back.per_pair[0] == pytest.approx(fn([h], [g], **opts).per_pair[0])
+    assert back.pair_scores[0] == pytest.approx(fn([h], [g], **opts).pair_scores[0])

@@ -42,6 +42,6 @@ def graphs(request):
 @pytest.mark.parametrize("metric,options", METRICS, ids=[f"{m}{'-' + '-'.join(o) if o else ''}" for m, o in METRICS])
 def test_every_graph_scores_one_against_itself(graphs, metric, options):
     res = score(metric, graphs, graphs, **options)
-    bad = [(g.id, s) for g, s in zip(graphs, res.per_pair) if s != 1.0]
+    bad = [(g.id, s) for g, s in zip(graphs, res.pair_scores) if s != 1.0]
     assert not bad, bad[:5]
     assert res.corpus == 1.0

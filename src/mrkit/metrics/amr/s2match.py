@@ -36,8 +36,11 @@ from ...codecs.vectors import Embeddings, get_embeddings
 from ...model.graph import Graph
 from ...align.problem import unary_matrix
 from ...features.labelled import check_pairs
-from ..registry import MetricResult, register
+from ...aggregate.resampling import prf_reduce
+from ..registry import register, through
+from ..result import MetricScores
 from .smatch import PairScore, SmatchResult
+from .smatch_metric import COLUMNS, prf_scores
 
 _DIGIT = re.compile(r".*[0-9]+")
 
@@ -253,10 +256,17 @@ def _embeddings(vectors, golds: Sequence[Graph], systems: Sequence[Graph]) -> Em
     return get_embeddings(vectors)
 
 
+def _score_chunk(task: tuple) -> list[PairScore]:
+    (config,), items = task
+    return [_score(index, gid, ta, tb, S, config) for index, gid, ta, tb, S in items]
+
+
 def s2match_corpus(golds: Sequence[Graph], systems: Sequence[Graph], vectors=None,
                    config: AlignConfig = AlignConfig(), cutoff: float = 0.5,
-                   diffsense: float = 0.5) -> SmatchResult:
-    """S2match of aligned graph lists; ``vectors``: see :func:`mrkit.codecs.vectors.get_embeddings`."""
+                   diffsense: float = 0.5, executor=None) -> SmatchResult:
+    """S2match of aligned graph lists; ``vectors``: see :func:`mrkit.codecs.vectors.get_embeddings`.
+    The concept similarities of ``BATCH`` pairs are computed together here; the pairs'
+    alignments run in chunks through ``executor`` (default: this process)."""
     check_pairs(golds, systems)
     emb = _embeddings(vectors, golds, systems)
     sim = _SimCache(emb, cutoff, diffsense)
@@ -265,20 +275,22 @@ def s2match_corpus(golds: Sequence[Graph], systems: Sequence[Graph], vectors=Non
         batch = [(triples(g), triples(s)) for g, s in
                  zip(golds[first:first + BATCH], systems[first:first + BATCH])]
         matrices = sim.matrices([(_concepts(ta), _concepts(tb)) for ta, tb in batch])
-        pairs += [_score(first + k, golds[first + k].id, ta, tb, S, config)
-                  for k, ((ta, tb), S) in enumerate(zip(batch, matrices))]
+        items = [(first + k, golds[first + k].id, ta, tb, S)
+                 for k, ((ta, tb), S) in enumerate(zip(batch, matrices))]
+        pairs += through(executor, _score_chunk, items, config)
     return SmatchResult(pairs)
 
 
-@register("s2match")
+@register("s2match", columns=COLUMNS, reduce=prf_reduce, corpus="micro F1 (graded matches)",
+          aligns=True)
 def s2match_metric(golds: Sequence[Graph], systems: Sequence[Graph], vectors=None,
                    config: AlignConfig = AlignConfig(), cutoff: float = 0.5,
-                   diffsense: float = 0.5) -> MetricResult:
-    """Per pair: S2match F1; corpus: micro F1."""
+                   diffsense: float = 0.5, executor=None) -> MetricScores:
+    """Per pair: S2match F1; corpus: micro F1.  ``executor`` aligns the pairs."""
     check_pairs(golds, systems)
     emb = _embeddings(vectors, golds, systems)
-    res = s2match_corpus(golds, systems, emb, config, cutoff, diffsense)
-    return MetricResult("s2match", [p.f1 for p in res.pairs], res.f1,
-                        {"precision": res.precision, "recall": res.recall,
-                         "certified": res.certified, "pairs": len(res.pairs),
-                         "vectors": emb.name, "cutoff": cutoff, "diffsense": diffsense})
+    res = s2match_corpus(golds, systems, emb, config, cutoff, diffsense, executor)
+    out = prf_scores("s2match", res.pairs, {})
+    out.detail.update(precision=out.precision, recall=out.recall, certified=out.n_certified,
+                      pairs=out.pairs, vectors=emb.name, cutoff=cutoff, diffsense=diffsense)
+    return out

@@ -31,7 +31,10 @@ from ...model.amr import NON_INVERTED_OF
 from ...features.triples import Triples, triples
 from ...model.graph import Graph
 from ...features.labelled import check_pairs
-from ..registry import MetricResult, register
+from ...aggregate.resampling import prf_reduce
+from ..registry import pair_rows, register
+from ..result import MetricScores, metric_scores
+from .smatch_metric import COLUMNS
 from .smatch import prf
 
 
@@ -90,15 +93,14 @@ def sema_pair(gold: Graph, system: Graph) -> tuple[float, float, float]:
     return prf(*sema_counts(gold, system))
 
 
-@register("sema")
-def sema_metric(golds: Sequence[Graph], systems: Sequence[Graph]) -> MetricResult:
-    """Per pair: SEMA F1; corpus: micro F1 (summed counts)."""
+@register("sema", columns=COLUMNS, reduce=prf_reduce, corpus="micro F1")
+def sema_metric(golds: Sequence[Graph], systems: Sequence[Graph], executor=None) -> MetricScores:
+    """Per pair: SEMA F1; corpus: micro F1 (summed counts).  Pairs run in chunks through
+    ``executor`` (default: this process)."""
     check_pairs(golds, systems)
-    counts = [sema_counts(g, s) for g, s in zip(golds, systems)]
-    m = sum(c[0] for c in counts)
-    gt = sum(c[1] for c in counts)
-    st = sum(c[2] for c in counts)
-    p, r, f = prf(m, gt, st)
-    return MetricResult("sema", [prf(*c)[2] for c in counts], f,
-                        {"precision": p, "recall": r, "matched": m, "gold_triples": gt,
-                         "system_triples": st})
+    counts = pair_rows(sema_counts, golds, systems, executor)
+    res = metric_scores("sema", counts, [g.id for g in golds], prf_reduce, COLUMNS)
+    m, gt, st = (sum(c[k] for c in counts) for k in range(3))
+    res.detail.update(precision=res.precision, recall=res.recall, matched=m, gold_triples=gt,
+                      system_triples=st)
+    return res

@@ -30,7 +30,8 @@ from typing import Sequence
 
 from ...model.graph import Graph
 from ...features.labelled import LabelledGraph, check_pairs, labelled_graph
-from ..registry import MetricResult, register
+from ..registry import pair_rows, register
+from ..result import MetricScores, metric_scores
 
 REFERENCE_WEIGHTS = (0.34, 0.33, 0.34)
 """The weights of the reference eval.py (they sum to 1.01)."""
@@ -114,6 +115,70 @@ def sembleu_pair(gold: Graph, system: Graph, k: int = 3,
                    graph_ngrams(labelled_graph(system), len(w)))], w)
 
 
+def sembleu_row(gold: Graph, system: Graph, k: int = 3) -> list[int]:
+    """The summable statistics of one pair up to n-grams of length ``k``: clipped
+    matches of every order, system n-grams of every order, system length, gold length
+    (what :func:`_bleu` sums over a corpus)."""
+    ref, hyp = graph_ngrams(labelled_graph(gold), k), graph_ngrams(labelled_graph(system), k)
+    num, den = [0] * k, [0] * k
+    for n in range(1, k + 1):
+        counts = hyp.ngrams.get(n, Counter())
+        refc = ref.ngrams.get(n, Counter())
+        num[n - 1] = sum(min(c, refc[g]) for g, c in counts.items())
+        den[n - 1] = sum(counts.values())
+    return [*num, *den, hyp.length, ref.length]
+
+
+def row_columns(k: int) -> tuple[str, ...]:
+    return (*(f"match_{n}" for n in range(1, k + 1)), *(f"total_{n}" for n in range(1, k + 1)),
+            "system_length", "gold_length")
+
+
+def bleu_reducer(weights: Sequence[float]):
+    """Column sums of :func:`sembleu_row` ``(..., 2k + 2)`` -> ``{"f1": BLEU (...)}``:
+    exactly :func:`_bleu` (same operations in the same order, logarithms and exponentials
+    of the math module), vectorised over the leading axes (resamples)."""
+    import numpy as np
+
+    weights = tuple(weights)
+    K = len(weights)
+    _log, _exp = np.frompyfunc(math.log, 1, 1), np.frompyfunc(math.exp, 1, 1)
+
+    def log(x):
+        return np.asarray(_log(x), dtype=np.float64)
+
+    def exp(x):
+        return np.asarray(_exp(x), dtype=np.float64)
+
+    def reduce(sums):
+        sums = np.asarray(sums, dtype=np.float64)
+        num, den = sums[..., :K], sums[..., K:2 * K]
+        hyp, ref = sums[..., 2 * K], sums[..., 2 * K + 1]
+        ok = (hyp > 0) & (num[..., 0] > 0)
+        # the longest order with system n-grams; fewer than K: uniform weights 1/max_gram
+        max_gram = np.where(den > 0, np.arange(1, K + 1), 0).max(axis=-1)
+        reweigh = max_gram < K
+        safe_gram = np.maximum(max_gram, 1)
+        safe_hyp = np.where(hyp > 0, hyp, 1.0)
+        bp = np.where(hyp > ref, 1.0, exp(1 - ref / safe_hyp))
+        logs = np.zeros(hyp.shape)
+        inc = np.ones(hyp.shape)
+        for n in range(1, K + 1):
+            active = ok & (n <= np.where(reweigh, max_gram, K))
+            w = np.where(reweigh, 1.0 / safe_gram, weights[n - 1])
+            zero = num[..., n - 1] == 0
+            smooth = 1.0 / (2.0 ** inc * np.maximum(1.0, den[..., n - 1]))
+            p = np.where(zero, smooth, num[..., n - 1] / np.where(den[..., n - 1] > 0, den[..., n - 1], 1.0))
+            inc = inc + (zero & active)
+            term = w * log(np.where(active, p, 1.0))
+            logs = np.where(active, logs + term, logs)
+        score = bp * exp(logs)
+        out = np.where(ok, score, np.where(hyp == 0, np.where(ref == 0, 1.0, 0.0), 0.0))
+        return {"f1": np.asarray(out, dtype=np.float64)}
+
+    return reduce
+
+
 def sembleu_corpus(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 3,
                    weights: Sequence[float] | None = None) -> tuple[float, list[float]]:
     """Corpus SemBLEU and the sentence SemBLEU of every pair."""
@@ -124,9 +189,14 @@ def sembleu_corpus(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 3,
     return _bleu(stats, w), [_bleu([st], w) for st in stats]
 
 
-@register("sembleu")
+@register("sembleu", reduce=None, corpus="corpus BLEU of the summed n-gram counts and lengths")
 def sembleu_metric(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 3,
-                   weights: Sequence[float] | None = None) -> MetricResult:
-    """Per pair: sentence SemBLEU; corpus: corpus SemBLEU (not the mean of pairs)."""
-    corpus, per = sembleu_corpus(golds, systems, k, weights)
-    return MetricResult("sembleu", per, corpus, {"k": k, "weights": list(_weights(k, weights))})
+                   weights: Sequence[float] | None = None, executor=None) -> MetricScores:
+    """Per pair: sentence SemBLEU; corpus: corpus SemBLEU (not the mean of pairs), from
+    the summed rows of :func:`sembleu_row` by :func:`bleu_reducer`.  Pairs run in chunks
+    through ``executor`` (default: this process)."""
+    check_pairs(golds, systems)
+    w = _weights(k, weights)
+    rows = pair_rows(sembleu_row, golds, systems, executor, k=len(w))
+    return metric_scores("sembleu", rows, [g.id for g in golds], bleu_reducer(w), row_columns(len(w)),
+                         None, {"k": k, "weights": list(w)})

@@ -19,7 +19,9 @@ from typing import Sequence
 
 from ...model.graph import Graph
 from ...features.labelled import LabelledGraph, check_pairs, labelled_graph
-from ..registry import MetricResult, register
+from ...aggregate.resampling import mean_reduce
+from ..registry import pair_rows, register
+from ..result import MEAN_COLUMNS, MetricScores, mean_scores
 
 
 def label_bag(lg: LabelledGraph) -> Counter:
@@ -40,10 +42,11 @@ def simple_pair(gold: Graph, system: Graph, bags: bool = False) -> float:
     return jaccard(label_bag(labelled_graph(gold)), label_bag(labelled_graph(system)), bags)
 
 
-@register("simple")
-def simple_metric(golds: Sequence[Graph], systems: Sequence[Graph], bags: bool = False) -> MetricResult:
-    """Per pair: Jaccard of the label sets; corpus: their mean."""
+@register("simple", columns=MEAN_COLUMNS, reduce=mean_reduce, corpus="mean of pairs")
+def simple_metric(golds: Sequence[Graph], systems: Sequence[Graph], bags: bool = False,
+                  executor=None) -> MetricScores:
+    """Per pair: Jaccard of the label sets; corpus: their mean.  Pairs run in chunks
+    through ``executor`` (default: this process)."""
     check_pairs(golds, systems)
-    per = [simple_pair(g, s, bags) for g, s in zip(golds, systems)]
-    corpus = sum(per) / len(per) if per else 1.0
-    return MetricResult("simple", per, corpus, {"bags": bags, "corpus": "mean of pairs"})
+    per = pair_rows(simple_pair, golds, systems, executor, bags=bags)
+    return mean_scores("simple", per, [g.id for g in golds], {"bags": bags, "corpus": "mean of pairs"})

@@ -31,7 +31,9 @@ from typing import Sequence
 
 from ...model.graph import Graph
 from ...features.labelled import LabelledGraph, check_pairs, labelled_graph, to_levi
-from ..registry import MetricResult, register
+from ...aggregate.resampling import mean_reduce
+from ..registry import pair_rows, register
+from ..result import MEAN_COLUMNS, MetricScores, mean_scores
 
 
 def levi_graph(lg: LabelledGraph) -> LabelledGraph:
@@ -100,11 +102,12 @@ def wlk_pair(gold: Graph, system: Graph, k: int = 2, edge_to_node: bool = False)
     return weighted_cosine(*wl_features_pair(a, b, k))
 
 
-@register("wlk")
+@register("wlk", columns=MEAN_COLUMNS, reduce=mean_reduce, corpus="mean of pairs")
 def wlk_metric(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 2,
-               edge_to_node: bool = False) -> MetricResult:
-    """Per pair: WLK cosine; corpus: mean of pairs."""
+               edge_to_node: bool = False, executor=None) -> MetricScores:
+    """Per pair: WLK cosine; corpus: mean of pairs.  Pairs run in chunks through
+    ``executor`` (default: this process)."""
     check_pairs(golds, systems)
-    per = [wlk_pair(g, s, k, edge_to_node) for g, s in zip(golds, systems)]
-    return MetricResult("wlk", per, sum(per) / len(per) if per else 1.0,
-                        {"k": k, "edge_to_node": edge_to_node, "corpus": "mean of pairs"})
+    per = pair_rows(wlk_pair, golds, systems, executor, k=k, edge_to_node=edge_to_node)
+    return mean_scores("wlk", per, [g.id for g in golds],
+                       {"k": k, "edge_to_node": edge_to_node, "corpus": "mean of pairs"})

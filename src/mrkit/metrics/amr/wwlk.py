@@ -68,7 +68,9 @@ from ...errors import InputError
 from ...model.graph import Graph
 from ...features.labelled import LabelledGraph, check_pairs, labelled_graph
 from .wlk import levi_graph
-from ..registry import MetricResult, register
+from ...aggregate.resampling import mean_reduce
+from ..registry import register
+from ..result import MEAN_COLUMNS, MetricScores, mean_scores
 
 WEIGHT_LOW, WEIGHT_HIGH = 0.2, 0.35
 """The reference draws every edge label's weight uniformly from this interval."""
@@ -435,24 +437,26 @@ def wwlk_scores(golds: Sequence[Graph], systems: Sequence[Graph], emb: Embedding
     return per
 
 
-def _run(name: str, golds, systems, vectors, k: int, edge_to_node: bool, edge_weight) -> MetricResult:
+def _run(name: str, golds, systems, vectors, k: int, edge_to_node: bool, edge_weight) -> MetricScores:
     check_pairs(golds, systems)
     emb = get_embeddings(vectors)
     per = wwlk_scores(golds, systems, emb, k, edge_to_node, edge_weight)
-    return MetricResult(name, per, sum(per) / len(per) if per else 1.0,
-                        {"k": k, "edge_to_node": edge_to_node, "vectors": emb.name,
-                         "corpus": "mean of pairs"})
+    return mean_scores(name, per, [g.id for g in golds],
+                       {"k": k, "edge_to_node": edge_to_node, "vectors": emb.name, "corpus": "mean of pairs"})
 
 
-@register("wwlk")
+# WWLK embeds batches of distinct graphs together with the word vectors (one corpus-level
+# computation, not a pair function): it runs in this process and takes no executor.
+
+@register("wwlk", columns=MEAN_COLUMNS, reduce=mean_reduce, corpus="mean of pairs")
 def wwlk_metric(golds: Sequence[Graph], systems: Sequence[Graph], vectors=None, k: int = 2,
-                edge_weight: float | None = None) -> MetricResult:
+                edge_weight: float | None = None) -> MetricScores:
     """Per pair: 1 - Wasserstein distance (k = 2); corpus: mean of pairs."""
     return _run("wwlk", golds, systems, vectors, k, False, edge_weight)
 
 
-@register("wwlk-k3e2n")
+@register("wwlk-k3e2n", columns=MEAN_COLUMNS, reduce=mean_reduce, corpus="mean of pairs")
 def wwlk_k3e2n_metric(golds: Sequence[Graph], systems: Sequence[Graph], vectors=None, k: int = 3,
-                      edge_weight: float | None = None) -> MetricResult:
+                      edge_weight: float | None = None) -> MetricScores:
     """WWLK on the Levi graph (edges as nodes), k = 3, edge weights 1."""
     return _run("wwlk-k3e2n", golds, systems, vectors, k, True, edge_weight)

@@ -1,0 +1,91 @@
+"""The corpus result of a registered graph metric: a
+:class:`~mrkit.aggregate.corpus.CorpusResult` (one summable row per pair, the metric's
+reducer, ids, certification where an alignment is searched) with the accessors of the
+former ``MetricResult`` that the meta-evaluation and user code read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from ..aggregate.corpus import CorpusResult
+from ..aggregate.resampling import Reducer
+
+
+@dataclass
+class MetricScores(CorpusResult):
+    """Scores of one metric on a corpus of (gold, system) pairs.
+
+    ``f1`` (= ``corpus``) is the metric's corpus score: micro F1 for Smatch, SEMA and
+    S2match, corpus BLEU for SemBLEU, the mean of pairs for the others; ``detail`` holds
+    the metric's settings and counts (``details``)."""
+
+    columns: tuple[str, ...] = ()
+    """Names of the summable statistics of a pair (the columns of ``table``)."""
+
+    @property
+    def name(self) -> str:
+        return self.metric
+
+    @property
+    def corpus(self) -> float:
+        """The corpus score (1 for an empty corpus, as before)."""
+        return self.f1 if self.pairs else 1.0
+
+    @property
+    def pair_scores(self) -> list[float]:
+        """The headline score of every pair, in input order."""
+        return [float(x) for x in self.per_pair()["f1"]]
+
+    @property
+    def macro(self) -> float:
+        """Mean of the pair scores (summed in order, as before; 1 for an empty corpus)."""
+        per = self.pair_scores
+        return sum(per) / len(per) if per else 1.0
+
+    @property
+    def details(self) -> dict:
+        return self.detail
+
+    def with_records(self) -> "MetricScores":
+        """Keep a per-pair record (id, summable columns, scores) of every pair."""
+        per = self.per_pair()
+        records = []
+        for i in range(self.pairs):
+            rec: dict = {"id": self.ids[i]}
+            for k, name in enumerate(self.columns):
+                if name == "weight":  # the 1 of a mean of pairs
+                    continue
+                v = float(self.table[i, k])
+                rec[name] = int(v) if v.is_integer() and name != "score" else v
+            for k, v in per.items():
+                rec[k] = float(v[i])
+            if self.certified is not None:
+                rec["certified"] = bool(self.certified[i])
+            records.append(rec)
+        self.records = records
+        return self
+
+
+def metric_scores(name: str, rows: Sequence[Sequence[float]], ids: Sequence[str | None],
+                  reduce: Reducer, columns: Sequence[str], certified: Sequence[bool] | None = None,
+                  details: dict | None = None) -> MetricScores:
+    """The result of metric ``name`` from one row of summable statistics per pair."""
+    table = np.asarray(rows, dtype=np.float64).reshape(-1, len(columns))
+    cert = None if certified is None else np.asarray(certified, dtype=bool)
+    return MetricScores(name, table, reduce, list(ids), cert, detail=dict(details or {}),
+                        columns=tuple(columns))
+
+
+MEAN_COLUMNS = ("score", "weight")
+"""The summable row of a metric whose corpus score is the mean of pairs: (score, 1)."""
+
+
+def mean_scores(name: str, per: Sequence[float], ids: Sequence[str | None],
+                details: dict | None = None) -> MetricScores:
+    """The result of a metric whose corpus score is the mean of its pair scores."""
+    from ..aggregate.resampling import mean_reduce
+
+    return metric_scores(name, [(x, 1.0) for x in per], ids, mean_reduce, MEAN_COLUMNS, None, details)
