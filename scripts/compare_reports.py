@@ -52,8 +52,8 @@ DATA = ROOT.parent / "shared" / "data"
 
 # ---------------------------------------------------------------------------------------
 # The cases.  {D} is the shared data folder, {out} a file in the case's own temporary
-# folder.  kind: "json" (stdout is a JSON report) or "file" (the file {out} is compared
-# byte for byte).  An optional fourth item gives other arguments for the after side
+# folder.  kind: "json" (stdout is a JSON report), "file" (the file {out} is compared
+# byte for byte) or "status" (bad input: stdout is compared as text).  An optional fourth item gives other arguments for the after side
 # (when an option was renamed); None or absent: the same arguments.
 # ---------------------------------------------------------------------------------------
 LP = "{D}/amr/parseeval-little-prince"
@@ -205,6 +205,22 @@ CASES: list[tuple] = [
     ("hierarchy/scico-keep-singletons-tn", ["hierarchy", f"{SCICO}/gold.jsonl", f"{SCICO}/system.jsonl",
                                             "--json", "--keep-singletons", "--with-tn"], "json"),
     ("hierarchy/scico-self", ["hierarchy", f"{SCICO}/gold.jsonl", f"{SCICO}/gold.jsonl", "--json"], "json"),
+    # --- bad input (robustness/): exit status, stdout and the one-line error on stderr
+    *[(f"error/{cmd[0]}-{Path(f).stem}", [*cmd, *([f"{ROB}/{f}"] * n), *rest], "status") for cmd, f, n, rest in (
+        (["smatch"], "penman-role-without-value.amr", 2, []),
+        (["score", "-m", "s2match", "--vectors", "none"], "penman-concept-less-node.amr", 2, []),
+        (["docsmatch"], "docsmatch-dup-snt.amr", 2, ["--json"]),
+        (["mrp"], "mrp-deep-json.mrp", 2, []),
+        (["mrp"], "mrp-framework-not-string.mrp", 2, []),
+        (["validate"], "mrp-framework-list.mrp", 1, ["--json"]),
+        (["coref"], "coref-redos-field.conll", 2, []),
+        (["coref"], "coref-jsonl-float-span.jsonl", 2, []),
+        (["hierarchy"], "sc-rel-cycle.jsonl", 2, []),
+        (["hierarchy"], "scico-relation-to-missing-cluster.jsonl", 2, []),
+        (["convert", "--from", "eds"], "eds-invalid-utf8.eds", 1, ["{out}"]),
+        (["convert", "--from", "ucca"], "ucca-terminal-without-id.xml", 1, ["{out}"]),
+        (["docamr", "build", f"{MSAMR}/pp.amr.txt", "--chains"], "chains-invalid-utf8.json", 1, ["-o", "{out}"]),
+    )],
 ]
 
 # ---------------------------------------------------------------------------------------
@@ -273,8 +289,11 @@ def run_case(py: str, case: tuple, after: bool, timeout: float) -> dict:
             rc, stdout, stderr = "timeout", b"", b""
         wall = time.perf_counter() - t0
         written = Path(out).read_bytes() if kind == "file" and Path(out).exists() else None
+    def text(b: bytes) -> str:  # the temporary folder differs from run to run
+        return b.decode("utf-8", "replace").replace(tmp, "{tmp}")
+
     return {"name": name, "key": case_key(case, after), "argv": argv[1:], "rc": rc, "wall": round(wall, 2),
-            "stdout": stdout.decode("utf-8", "replace"), "stderr": stderr.decode("utf-8", "replace"),
+            "stdout": text(stdout), "stderr": text(stderr),
             "file": None if written is None else written.decode("utf-8", "surrogateescape"),
             "file_sha256": None if written is None else hashlib.sha256(written).hexdigest()}
 
@@ -409,6 +428,11 @@ def compare_case(name: str, kind: str, b: dict, a: dict, tol: float, strings: bo
         out["problems"].append(f"exit status {b['rc']} -> {a['rc']}")
     if b["stderr"] != a["stderr"]:
         out["problems"].append("stderr differs: " + repr(b["stderr"][-200:]) + " -> " + repr(a["stderr"][-200:]))
+    if kind == "status":
+        if b["stdout"] != a["stdout"]:
+            out["problems"].append("stdout differs: " + repr(b["stdout"][-200:]) + " -> " + repr(a["stdout"][-200:]))
+        out["leaves"] = None
+        return out
     if kind == "file":
         if b["file_sha256"] != a["file_sha256"]:
             out["problems"].append(diff_summary(b["file"], a["file"]))
