@@ -22,7 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
-import harness
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # harness.py beside this file
+import harness  # noqa: E402
 
 harness.use_checkout()
 SICK = harness.DATA / "amr" / "bamboo" / "sick"

@@ -25,10 +25,12 @@ import argparse
 import json
 import os
 import shutil
+import sys
 import time
 from pathlib import Path
 
-import harness
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # harness.py beside this file
+import harness  # noqa: E402
 import numpy as np
 
 harness.use_checkout()

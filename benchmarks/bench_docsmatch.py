@@ -17,10 +17,12 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import sys
 import tempfile
 from pathlib import Path
 
-import harness
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # harness.py beside this file
+import harness  # noqa: E402
 
 DATA = harness.DATA
 harness.use_checkout()

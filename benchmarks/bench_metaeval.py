@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import rankdata
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # harness.py beside this file
 import harness  # noqa: E402
 
 harness.use_checkout()

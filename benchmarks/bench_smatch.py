@@ -20,7 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-import harness
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # harness.py beside this file
+import harness  # noqa: E402
 from harness import fmt
 
 DATA = harness.DATA / "amr"

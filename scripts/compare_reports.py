@@ -18,8 +18,11 @@ reports are flattened to (path, number) leaves, e.g. `frameworks.eds.all.f` or
   missing   in the before report only; extra: in the after report only
 
 Outputs that are not JSON (convert, docamr build: the written file) are compared byte for
-byte, and so are the exit status and stderr of every case.  Numbers in keys that hold
-wall-clock time (IGNORE) are not compared.
+byte, and so are the exit status and stderr of every case; the bad-input cases (files of
+robustness/) compare exit status, stdout and the one-line error.  Numbers in keys that hold
+wall-clock time (IGNORE) are not compared.  The table lists the declared renames applied and
+the undeclared moves as patterns (`graphs[i].all.f -> per_pair[i].all.f`), ready to become
+rules.  When an option is renamed, give the after side its own arguments (4th item of a case).
 
 Exit status: 0 when nothing changed except declared renames (extra leaves are allowed:
 new keys such as `summary.macro_f1` add to the report; --strict forbids them too), 1 when
@@ -404,17 +407,26 @@ def compare_leaves(name: str, before: dict, after: dict, tol: float) -> dict:
             res["changed"].append((path, other, v, after[other]))
             continue
         pending.append((path, v))
-    # fallback: an unmatched before leaf found by its value under another key
-    buckets: dict[tuple, list[str]] = {}
+    # fallback: an unmatched before leaf found by its value under another key; candidates
+    # sharing the longest path tail are tried first (per_graph[3].all.f -> per_pair[3].all.f)
+    index: dict[tuple, list[str]] = {}
     for path, v in after.items():
         if path not in used:
-            buckets.setdefault(value_key(v), []).append(path)
+            ps = parts(path)
+            for k in range(min(4, len(ps)), -1, -1):
+                index.setdefault((value_key(v), tuple(ps[len(ps) - k:]) if k else ()), []).append(path)
     for path, v in pending:
-        cands = [c for c in buckets.get(value_key(v), []) if c not in used]
-        if not cands:
+        ps = parts(path)
+        best = None
+        for k in range(min(4, len(ps)), -1, -1):
+            cands = [c for c in index.get((value_key(v), tuple(ps[len(ps) - k:]) if k else ()), [])[:2000]
+                     if c not in used]
+            if cands:
+                best = max(cands, key=lambda c: (similarity(path, c), -len(c)))
+                break
+        if best is None:
             res["missing"].append((path, v))
             continue
-        best = max(cands, key=lambda c: (similarity(path, c), -len(c)))
         used.add(best)
         res["moved"].append((path, best, v))
     res["extra"] = [(p, v) for p, v in after.items() if p not in used]
@@ -497,15 +509,17 @@ def print_report(results: list[dict], strict: bool, limit: int) -> None:
     print("  ".join("-" * w for w in widths))
     for r in rows:
         print("  ".join(x.ljust(w) for x, w in zip(r, widths)))
-    renames: dict[tuple[str, str], int] = {}
-    for c in results:
-        for p, t, _ in (c.get("leaves") or {}).get("renamed", []):
-            key = (re.sub(r"\[\d+\]", "[i]", p), re.sub(r"\[\d+\]", "[i]", t))
-            renames[key] = renames.get(key, 0) + 1
-    if renames:
-        print("\ndeclared renames applied (before -> after: leaves)")
-        for (p, t), k in sorted(renames.items()):
-            print(f"  {p} -> {t}: {k}")
+    for kind, title in (("renamed", "declared renames applied"),
+                        ("moved", "UNDECLARED moves (found by value; add a rule to RENAMES if intended)")):
+        seen: dict[tuple[str, str], int] = {}
+        for c in results:
+            for p, t, _ in (c.get("leaves") or {}).get(kind, []):
+                key = (re.sub(r"\[\d+\]", "[i]", p), re.sub(r"\[\d+\]", "[i]", t))
+                seen[key] = seen.get(key, 0) + 1
+        if seen:
+            print(f"\n{title} (before -> after: leaves)")
+            for (p, t), k in sorted(seen.items()):
+                print(f"  {p} -> {t}: {k}")
     for c in results:
         lv = c.get("leaves") or {}
         lines = [f"  {p}" for p in c["problems"]]
