@@ -22,9 +22,11 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "src"))
-SICK = REPO.parent / "shared" / "data" / "amr" / "bamboo" / "sick"
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # harness.py beside this file
+import harness  # noqa: E402
+
+harness.use_checkout()
+SICK = harness.DATA / "amr" / "bamboo" / "sick"
 
 from mrkit.align import AlignConfig  # noqa: E402
 from mrkit.codecs.penman import read_penman  # noqa: E402
@@ -41,10 +43,8 @@ def reference_smatch(a: Path, b: Path) -> tuple[float | None, float | None]:
     code = "import smatch"
     if subprocess.run([py, "-c", code], capture_output=True).returncode != 0:
         return None, None
-    t = time.perf_counter()
-    out = subprocess.run([py, "-m", "smatch", "-f", str(a), str(b), "-r", "4"],
-                         capture_output=True, text=True)
-    secs = time.perf_counter() - t
+    out = harness.run([py, "-m", "smatch", "-f", str(a), str(b), "-r", "4"], quiet=True)
+    secs = out.wall
     try:
         return secs, float(out.stdout.strip().split()[-1])
     except (ValueError, IndexError):
@@ -56,6 +56,7 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=0, help="only the first N pairs")
     ap.add_argument("--repeat", type=int, default=3,
                     help="time each metric this many times and keep the fastest (default 3)")
+    ap.add_argument("--metrics", help="comma-separated subset of the rows (default: all; smatch first)")
     ap.add_argument("--vectors", help="GloVe file for s2match/wwlk (default: packaged GloVe 6B 50d)")
     args = ap.parse_args()
     src, tgt = SICK / "main_src.test.amr", SICK / "main_tgt.test.amr"
@@ -78,17 +79,14 @@ def main() -> None:
         get_embeddings(None)
         load = time.perf_counter() - t
 
-    for name in METRICS:
+    names = METRICS if not args.metrics else [m for m in METRICS if m in args.metrics.split(",")]
+    for name in names:
         metric = name.split()[0]
         opts = {"vectors": args.vectors} if metric in {"s2match", "wwlk", "wwlk-k3e2n"} and args.vectors else {}
         if name.endswith("--no-ilp"):
             opts["config"] = AlignConfig(exact="never")
         score(metric, golds[:50], systems[:50], **opts)  # imports are not timed
-        best = float("inf")
-        for _ in range(args.repeat):
-            t = time.perf_counter()
-            res = score(metric, golds, systems, **opts)
-            best = min(best, time.perf_counter() - t)
+        best, res = harness.best_of(lambda: score(metric, golds, systems, **opts), args.repeat)
         rows.append((name, best, res.corpus, res.macro))
     base = rows[0][1]
     print(f"BAMBOO SICK: {n} pairs")

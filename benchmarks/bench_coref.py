@@ -25,16 +25,16 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # harness.py beside this file
+import harness  # noqa: E402
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "src"))
-OUT = REPO / "benchmarks" / "out"
+harness.use_checkout()
+OUT = harness.ROOT / "benchmarks" / "out"
 
 from mrkit.coref import read_conll, score_documents  # noqa: E402
 from mrkit.coref.metrics import METRICS  # noqa: E402
@@ -185,12 +185,7 @@ def main() -> None:
     score_documents(keys[:2], resps[:2])  # import scipy.optimize before timing (as the drivers do)
 
     def best_of(fn):
-        best, value = float("inf"), None
-        for _ in range(args.repeat):
-            t = time.perf_counter()
-            value = fn()
-            best = min(best, time.perf_counter() - t)
-        return best, value
+        return harness.best_of(fn, args.repeat)
 
     t_all, result = best_of(lambda: score_documents(keys, resps))
     per_metric = {m: best_of(lambda: score_documents(keys, resps, metrics=[m]))[0] for m in METRICS}
@@ -209,8 +204,7 @@ def main() -> None:
         clusters = OUT / "coref_clusters.json"
         clusters.write_text(json.dumps([[[list(map(list, c)) for c in k.clusters],
                                          [list(map(list, c)) for c in r.clusters]] for k, r in zip(keys, resps)]))
-        proc = subprocess.run([py, "-c", SCORCH_DRIVER, str(clusters), str(args.repeat)],
-                              capture_output=True, text=True)
+        proc = harness.run([py, "-c", SCORCH_DRIVER, str(clusters), str(args.repeat)], quiet=True)
         if proc.returncode:
             print("scorch: failed:", proc.stderr.strip().splitlines()[-1:])
         else:
@@ -223,8 +217,7 @@ def main() -> None:
     if not coval or not Path(coval, "coval").is_dir():
         print("coval: skipped (not on PyPI, GitHub unreachable here; set COVAL_SRC to a checkout of ns-moosavi/coval)")
     elif py:
-        proc = subprocess.run([py, "-c", COVAL_DRIVER, str(OUT), coval, str(key_file), str(resp_file)],
-                              capture_output=True, text=True)
+        proc = harness.run([py, "-c", COVAL_DRIVER, str(OUT), coval, str(key_file), str(resp_file)], quiet=True)
         if proc.returncode == 0:
             res = json.loads(proc.stdout)
             rows.append(("coval", "read both files", res.pop("read"), None))

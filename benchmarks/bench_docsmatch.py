@@ -14,18 +14,18 @@ environment of BENCH_PYTHON (default: the ``python`` next to a ``doc-smatch`` on
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
-import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
-sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # harness.py beside this file
+import harness  # noqa: E402
+
+DATA = harness.DATA
+harness.use_checkout()
 
 from mrkit.codecs.penman import read_penman  # noqa: E402
 from mrkit.docamr.build import build, no_coref  # noqa: E402
@@ -54,13 +54,7 @@ documents are skipped unless this is raised."""
 
 
 def tool(name: str) -> str | None:
-    env = os.environ.get("BENCH_" + name.upper().replace("-", "_").replace(".", "_"))
-    if env:
-        return env
-    py = os.environ.get("BENCH_PYTHON")
-    if py and (Path(py).parent / name).exists():
-        return str(Path(py).parent / name)
-    return shutil.which(name)
+    return harness.reference_tool(name)
 
 
 CHARACTERS = ("i", "prince", "fox", "rose", "flower", "king", "sheep", "geographer", "businessman",
@@ -97,16 +91,13 @@ def documents() -> list[Document]:
     return docs
 
 
-def run(cmd: list[str]) -> tuple[float, str]:
-    t0 = time.perf_counter()
-    try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT,
-                             preexec_fn=_cap_memory)
-    except subprocess.TimeoutExpired:
+def run(cmd: list[str], repeat: int = 1) -> tuple[float, str]:
+    r = harness.run(cmd, repeat, TIMEOUT, preexec_fn=_cap_memory, quiet=True)
+    if r.timed_out:
         return float("nan"), f"timeout after {TIMEOUT} s"
-    if "MemoryError" in out.stderr:
+    if "MemoryError" in r.stderr:
         return float("nan"), f"out of memory (over {MEMORY_GB:g} GB)"
-    return time.perf_counter() - t0, out.stdout + out.stderr
+    return r.wall, r.output
 
 
 def f1_of(text: str, pattern: str) -> float | None:
@@ -115,14 +106,18 @@ def f1_of(text: str, pattern: str) -> float | None:
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--repeat", type=int, default=1, help="runs per tool; the median is shown (default 1)")
+    ap.add_argument("--documents", type=int, default=0,
+                    help="only the first N documents (default: all; 1 = the MS-AMR sample)")
+    args = ap.parse_args()
     doc_smatch, smatch = tool("doc-smatch"), tool("smatch.py")
     py = os.environ.get("BENCH_PYTHON") or (str(Path(doc_smatch).parent / "python") if doc_smatch else None)
     tmp = Path(tempfile.mkdtemp(prefix="bench-docsmatch-"))
-    mrkit = [sys.executable, "-m", "mrkit", "docsmatch"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    env = harness.mrkit_env()
     print(f"{'document':<16}{'system':<10}{'nodes':>6} | {'mrkit s':>8}{'F1':>8}{'coref':>7}{'cert':>5} | "
           f"{'doc-smatch s':>12}{'F1':>8}{'coref':>7} | {'smatch s':>9}{'F1':>8} | {'speed-up':>8}")
-    for doc in documents():
+    for doc in documents()[:args.documents or None]:
         gold = tmp / f"{doc.id}.gold.amr"
         g = build(doc, "docamr")
         write_document_graphs([g], gold)
@@ -130,15 +125,15 @@ def main() -> None:
                                 ("merge-all", build(doc, "merge-all"))):
             path = tmp / f"{doc.id}.{name}.amr"
             write_document_graphs([sys_graph], path)
-            t0 = time.perf_counter()
-            out = subprocess.run(mrkit + [str(gold), str(path)], capture_output=True, text=True, env=env)
-            tm = time.perf_counter() - t0
+            out = harness.run(harness.mrkit("docsmatch", str(gold), str(path)), args.repeat, env=env)
+            tm = out.wall
             f1 = f1_of(out.stdout, r"Smatch: .*F1 ([0-9.]+)")
             cf = f1_of(out.stdout, r"Coreference: .*F1 ([0-9.]+)")
             cert = "yes" if "1/1 pairs" in out.stdout else "no"
             row = f"{doc.id:<16}{name:<10}{len(g.nodes):>6} | {tm:>8.2f}{f1:>8.4f}{cf:>7.3f}{cert:>5} | "
             if doc_smatch:
-                td, o = run([py, doc_smatch, "-f", str(path), str(gold), "--pr", "--coref-subscore", "--significant", "4"])
+                td, o = run([py, doc_smatch, "-f", str(path), str(gold), "--pr", "--coref-subscore", "--significant", "4"],
+                            args.repeat)
                 df = f1_of(o, r"F-score: ([0-9.]+)")
                 dc = f1_of(o, r"Coref Score\s*Precision: [0-9.]+\s*Recall: [0-9.]+\s*F-score: ([0-9.]+)")
                 row += f"{td:>12.2f}{df if df is not None else float('nan'):>8.4f}{dc if dc is not None else float('nan'):>7.3f} | "
@@ -148,7 +143,7 @@ def main() -> None:
             if smatch and len(g.nodes) > SMATCH_MAX_NODES:
                 row += f"{'skipped':>17} | "
             elif smatch:
-                ts, o = run([py, smatch, "-f", str(path), str(gold), "--significant", "4"])
+                ts, o = run([py, smatch, "-f", str(path), str(gold), "--significant", "4"], args.repeat)
                 sf = f1_of(o, r"F-score: ([0-9.]+)")
                 row += f"{ts:>9.2f}{sf if sf is not None else float('nan'):>8.4f} | "
             else:

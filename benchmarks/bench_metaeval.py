@@ -26,10 +26,12 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import rankdata
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
-DATA = ROOT.parent / "shared" / "data" / "amr" / "parseeval-little-prince"
-BENCH_PYTHON = os.environ.get("BENCH_PYTHON", str(ROOT.parent / "benchenv" / "bin" / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # harness.py beside this file
+import harness  # noqa: E402
+
+harness.use_checkout()
+DATA = harness.DATA / "amr" / "parseeval-little-prince"
+BENCH_PYTHON = harness.reference_python(str(harness.ROOT.parent / "benchenv" / "bin" / "python"))
 
 from mrkit.codecs.penman import read_penman  # noqa: E402
 from mrkit.metaeval import meta_evaluate, read_labels, run_metric  # noqa: E402
@@ -48,11 +50,9 @@ def smatch_script() -> str | None:
 def run_smatch_104(system: str) -> tuple[list[float], float, float]:
     """Per-pair F1 and corpus F1 of smatch 1.0.4 (system = -f first file), and wall time."""
     def call(*flags: str) -> tuple[list[float], float]:
-        t0 = time.perf_counter()
-        out = subprocess.run([BENCH_PYTHON, smatch_script(), *flags, "--significant", "6", "-r", "4",
-                              "-f", str(DATA / f"{system}.amr"), str(DATA / "gold.amr")],
-                             capture_output=True, text=True, check=True).stdout
-        return [float(x) for x in re.findall(r"F-score: ([0-9.]+)", out)], time.perf_counter() - t0
+        r = harness.run([BENCH_PYTHON, smatch_script(), *flags, "--significant", "6", "-r", "4",
+                         "-f", str(DATA / f"{system}.amr"), str(DATA / "gold.amr")], check=True)
+        return [float(x) for x in re.findall(r"F-score: ([0-9.]+)", r.stdout)], r.wall
 
     per_pair, wall = call("--ms")  # one line per pair, no corpus line
     corpus, _ = call()             # a separate (independently random) run for the corpus score

@@ -19,14 +19,14 @@ import argparse
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-DATA = REPO.parent / "shared" / "data" / "mrp"
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # harness.py beside this file
+import harness  # noqa: E402
+
+DATA = harness.DATA / "mrp"
 
 # measured with mtool (cfmrp/mtool@4cee3a2, numpy 1.23.5) on a 2-core machine: seconds, all F, exact
 MTOOL_MEASURED = {
@@ -68,34 +68,32 @@ def noisy_copy(src: Path, dst: Path, seed: int = 0, rate: float = 0.1, top_rate:
 
 # ------------------------------------------------------------------ runners
 
-def run_mrkit(gold: Path, system: Path, framework: str, workers: int) -> tuple[float, float, str]:
-    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
-    cmd = [sys.executable, "-m", "mrkit", "mrp", str(gold), str(system), "--json", "--mrp-only",
-           "--framework", framework, "-j", str(workers)]
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
-    seconds = time.perf_counter() - t0
-    d = json.loads(proc.stdout)["overall"]
-    return seconds, d["all"]["f"], f"{d['certified']}/{d['n']}"
+def run_mrkit(gold: Path, system: Path, framework: str, workers: int, repeat: int = 1) -> tuple[float, float, str]:
+    cmd = harness.mrkit("mrp", str(gold), str(system), "--json", "--mrp-only", "--framework", framework,
+                        "-j", str(workers))
+    r = harness.run(cmd, repeat, env=harness.mrkit_env(), check=True)
+    d = json.loads(r.stdout)
+    overall = d["overall"]
+    return r.wall, harness.field_of(d, "f1", "overall.all.f"), f"{overall['certified']}/{overall['n']}"
 
 
-def run_mtool(gold: Path, system: Path, framework: str) -> tuple[float, float, str] | None:
+def run_mtool(gold: Path, system: Path, framework: str, repeat: int = 1) -> tuple[float, float, str] | None:
     mtool, python = os.environ.get("MTOOL_DIR"), os.environ.get("MTOOL_PYTHON")
     if not mtool or not python:
         return None
     cmd = [python, "main.py", "--read", "mrp", "--score", "mrp", "--framework", framework,
            "--gold", str(gold), str(system)]
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=mtool, capture_output=True, text=True, check=True)
-    seconds = time.perf_counter() - t0
-    d = json.loads(proc.stdout)
-    return seconds, d["all"]["f"], f"{d['exact']}/{d['n']}"
+    r = harness.run(cmd, repeat, cwd=mtool, check=True)
+    d = json.loads(r.stdout)
+    return r.wall, d["all"]["f"], f"{d['exact']}/{d['n']}"
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=0, help="seed of the noisy copies (default 0)")
     ap.add_argument("-j", "--workers", type=int, default=1, help="mrkit worker processes (default 1)")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per tool; the median is shown (default 1)")
+    ap.add_argument("--cases", help="comma-separated subset of: " + ", ".join(MTOOL_MEASURED))
     args = ap.parse_args()
     if not DATA.exists():
         print(f"shared data not found: {DATA}", file=sys.stderr)
@@ -109,13 +107,15 @@ def main() -> int:
         ("ucca-noisy", DATA / "wsj-sample" / "ucca" / "wsj.mrp", tmp / "ucca.noisy.mrp", "ucca"),
         ("eds-noisy", DATA / "wsj-sample" / "eds" / "wsj.mrp", tmp / "eds.noisy.mrp", "eds"),
     ]
+    if args.cases:
+        cases = [c for c in cases if c[0] in args.cases.split(",")]
     live = bool(os.environ.get("MTOOL_DIR") and os.environ.get("MTOOL_PYTHON"))
     ref_name = "mtool (run now)" if live else "mtool (measured, issue 4)"
     print(f"{'pair':<20} {'mrkit s':>8} {'mrkit F':>8} {'certified':>10}   "
           f"{'mtool s':>8} {'mtool F':>8} {'exact':>8} {'speed-up':>9}   [{ref_name}]")
     for name, gold, system, fw in cases:
-        s, f, cert = run_mrkit(gold, system, fw, args.workers)
-        ref = run_mtool(gold, system, fw) if live else MTOOL_MEASURED[name]
+        s, f, cert = run_mrkit(gold, system, fw, args.workers, args.repeat)
+        ref = run_mtool(gold, system, fw, args.repeat) if live else MTOOL_MEASURED[name]
         rs, rf, rexact = ref
         rf_text = f"{rf:.4f}" if rf is not None else "-"
         print(f"{name:<20} {s:>8.2f} {f:>8.4f} {cert:>10}   {rs:>8.1f} {rf_text:>8} {rexact:>8} {rs / s:>8.0f}x")

@@ -15,14 +15,14 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "amr"
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # harness.py beside this file
+import harness  # noqa: E402
+
+DATA = harness.DATA / "amr"
 
 FILES = {
     "BAMBOO SICK (src + tgt)": ["bamboo/sick/main_src.test.amr", "bamboo/sick/main_tgt.test.amr"],
@@ -32,12 +32,7 @@ FILES = {
 
 
 def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+    return harness.best_of(fn, repeat)[0]
 
 
 def read_times(paths: list[Path], repeat: int) -> tuple[int, float, float, float]:
@@ -60,28 +55,24 @@ def read_times(paths: list[Path], repeat: int) -> tuple[int, float, float, float
 
 def smatch_time(pure: bool, repeat: int) -> tuple[float, str]:
     gold, system = (str(DATA / f) for f in FILES["BAMBOO SICK (src + tgt)"])
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT / "src")
+    env = harness.mrkit_env()
     if pure:
         env["MRKIT_PURE_PENMAN"] = "1"
     else:
         env.pop("MRKIT_PURE_PENMAN", None)
     timer = shutil.which("time") or ("/usr/bin/time" if Path("/usr/bin/time").exists() else None)
-    walls, rss = [], ""
+    rss = ""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "time.txt"
-        for _ in range(repeat):
-            cmd = [sys.executable, "-m", "mrkit", "smatch", gold, system]
-            if timer:
-                cmd = [timer, "-f", "%e %M", "-o", str(out)] + cmd
-            t0 = time.perf_counter()
-            proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-            walls.append(time.perf_counter() - t0)
-            if proc.returncode != 0:
-                raise SystemExit(f"mrkit smatch failed: {proc.stderr[-300:]}")
-            if timer:
-                rss = f"{int(out.read_text().split()[-1]) // 1024} MB"
-    return min(walls), rss
+        cmd = harness.mrkit("smatch", gold, system)
+        if timer:
+            cmd = [timer, "-f", "%e %M", "-o", str(out)] + cmd
+        r = harness.run(cmd, repeat, env=env, quiet=True)
+        if not r.ok:
+            raise SystemExit(f"mrkit smatch failed: {r.stderr[-300:]}")
+        if timer:
+            rss = f"{int(out.read_text().split()[-1]) // 1024} MB"
+    return min(r.walls), rss  # best of --repeat, as the read timings
 
 
 def main() -> None:
@@ -91,7 +82,7 @@ def main() -> None:
     args = ap.parse_args()
     if not DATA.exists():
         raise SystemExit(f"shared data not found: {DATA}")
-    sys.path.insert(0, str(ROOT / "src"))
+    harness.use_checkout()
     from mrkit.codecs import penman as codec
 
     if codec._compiled is None:

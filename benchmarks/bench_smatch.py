@@ -15,16 +15,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "amr"
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # harness.py beside this file
+import harness  # noqa: E402
+from harness import fmt
+
+DATA = harness.DATA / "amr"
 
 WORKLOADS = {
     "lp-t5": ("parseeval-little-prince/gold.amr", "parseeval-little-prince/t5.amr"),
@@ -44,55 +44,35 @@ def strip_header(path: Path, tmpdir: str) -> str:
     return str(out)
 
 
-def run(cmd: list[str], timeout: float, env: dict | None = None) -> tuple[float, str, bool]:
-    t0 = time.perf_counter()
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
-    except subprocess.TimeoutExpired:
-        return timeout, "", False
-    wall = time.perf_counter() - t0
-    if proc.returncode != 0:
-        sys.stderr.write(f"[{' '.join(cmd[:4])} ...] failed: {proc.stderr.strip()[-300:]}\n")
-        return wall, "", False
-    return wall, proc.stdout + proc.stderr, True
+def mrkit_run(gold: str, system: str, timeout: float, repeat: int) -> dict:
+    r = harness.run(harness.mrkit("smatch", gold, system, "--json"), repeat, timeout, harness.mrkit_env())
+    if not r.ok:
+        return {"run": r, "f1": None, "cert": None}
+    d = json.loads(r.stdout[r.stdout.index("{"):])
+    return {"run": r, "f1": harness.headline(d), "cert": harness.field_of(d, "certified_share")}
 
 
-def mrkit_run(gold: str, system: str, timeout: float) -> dict:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
-    wall, out, ok = run([sys.executable, "-m", "mrkit", "smatch", gold, system, "--json"], timeout, env)
-    if not ok:
-        return {"wall": wall, "f1": None, "cert": None}
-    d = json.loads(out[out.index("{"):])
-    return {"wall": wall, "f1": d["f1"], "cert": d["certified_share"]}
+def smatch_run(py: str, gold: str, system: str, timeout: float, repeat: int) -> dict:
+    r = harness.run([py, "-m", "smatch", "--pr", "-r", "4", "--significant", "6", "-f", system, gold],
+                    repeat, timeout)
+    m = re.search(r"F-score:\s*([0-9.]+)", r.output)
+    return {"run": r, "f1": float(m.group(1)) if r.ok and m else None, "cert": 0.0 if r.ok else None}
 
 
-def smatch_run(py: str, gold: str, system: str, timeout: float) -> dict:
-    wall, out, ok = run([py, "-m", "smatch", "--pr", "-r", "4", "--significant", "6",
-                         "-f", system, gold], timeout)
-    m = re.search(r"F-score:\s*([0-9.]+)", out)
-    return {"wall": wall, "f1": float(m.group(1)) if ok and m else None, "cert": 0.0 if ok else None,
-            "timeout": not ok}
-
-
-def smatchpp_run(py: str, gold: str, system: str, timeout: float) -> dict:
-    wall, out, ok = run([py, "-m", "smatchpp", "-a", system, "-b", gold, "-solver", "ilp",
-                         "-graph_type", "generic", "-score_type", "micro", "-output_format", "json"],
-                        timeout)
+def smatchpp_run(py: str, gold: str, system: str, timeout: float, repeat: int) -> dict:
+    r = harness.run([py, "-m", "smatchpp", "-a", system, "-b", gold, "-solver", "ilp",
+                     "-graph_type", "generic", "-score_type", "micro", "-output_format", "json"],
+                    repeat, timeout)
     f1 = cert = None
-    if ok:
-        m = re.search(r'"F1":\s*\{\s*"result":\s*([0-9.]+)', out)
+    if r.ok:
+        m = re.search(r'"F1":\s*\{\s*"result":\s*([0-9.]+)', r.output)
         if m:
             f1 = float(m.group(1)) / 100  # smatchpp prints percentages with 2 decimals
-        n = re.search(r"do not have ensured optimal solution:\s*(\d+)", out)
+        n = re.search(r"do not have ensured optimal solution:\s*(\d+)", r.output)
         total = sum(1 for _ in re.finditer(r"^\(", Path(gold).read_text(), re.M))
         if n and total:
             cert = 1 - int(n.group(1)) / total
-    return {"wall": wall, "f1": f1, "cert": cert, "timeout": not ok}
-
-
-def fmt(v, pat="{:.4f}") -> str:
-    return "-" if v is None else pat.format(v)
+    return {"run": r, "f1": f1, "cert": cert}
 
 
 def main() -> int:
@@ -100,11 +80,12 @@ def main() -> int:
     ap.add_argument("--workloads", default=",".join(WORKLOADS))
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per tool run")
     ap.add_argument("--tools", default="mrkit,smatch,smatchpp")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per tool; the median is shown (default 1)")
     args = ap.parse_args()
     if not DATA.exists():
         print(f"shared data not found at {DATA}; nothing to benchmark")
         return 0
-    py = os.environ.get("BENCH_PYTHON", sys.executable)
+    py = harness.reference_python()
     tools = args.tools.split(",")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -112,24 +93,22 @@ def main() -> int:
             g, s = (DATA / p for p in WORKLOADS[name])
             res = {}
             if "mrkit" in tools:
-                res["mrkit"] = mrkit_run(str(g), str(s), args.timeout)
+                res["mrkit"] = lambda: mrkit_run(str(g), str(s), args.timeout, args.repeat)
             if "smatch" in tools:
-                res["smatch -r 4"] = smatch_run(py, str(g), str(s), args.timeout)
+                res["smatch -r 4"] = lambda: smatch_run(py, str(g), str(s), args.timeout, args.repeat)
             if "smatchpp" in tools:
-                res["smatchpp ilp"] = smatchpp_run(py, strip_header(g, tmp), strip_header(s, tmp), args.timeout)
-            base = res.get("mrkit", {}).get("wall")
-            for tool, r in res.items():
-                ratio = r["wall"] / base if base and tool != "mrkit" else None
-                wall = (">" if r.get("timeout") else "") + f"{r['wall']:.2f}"
+                res["smatchpp ilp"] = lambda: smatchpp_run(py, strip_header(g, tmp), strip_header(s, tmp),
+                                                           args.timeout, args.repeat)
+            got = {tool: fn() for tool, fn in res.items()}
+            timed = harness.side_by_side({tool: (lambda r=r: r["run"]) for tool, r in got.items()},
+                                         base="mrkit" if "mrkit" in got else None)
+            for tool, r in got.items():
+                wall = (">" if r["run"].timed_out else "") + f"{r['run'].wall:.2f}"
+                ratio = timed[tool]["ratio"] if "mrkit" in got else None
                 rows.append((name, tool, wall, fmt(r["f1"]), fmt(r["cert"], "{:.0%}"),
                              "" if ratio is None else f"{ratio:.1f}x"))
                 print("\t".join(rows[-1]), file=sys.stderr, flush=True)
-    head = ("workload", "tool", "wall s", "F1", "certified", "time vs mrkit")
-    widths = [max(len(str(r[k])) for r in rows + [head]) for k in range(len(head))]
-    print(" | ".join(h.ljust(w) for h, w in zip(head, widths)))
-    print("-|-".join("-" * w for w in widths))
-    for r in rows:
-        print(" | ".join(str(c).ljust(w) for c, w in zip(r, widths)))
+    harness.table(("workload", "tool", "wall s", "F1", "certified", "time vs mrkit"), rows)
     return 0
 
 
