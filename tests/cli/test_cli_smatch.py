@@ -35,14 +35,14 @@ def test_json_per_pair_and_classic_flag(files, capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["matched"] == 4 and d["gold_triples"] == 6 and d["system_triples"] == 6
     assert [p["id"] for p in d["per_pair"]] == ["a", "b"]
-    assert d["certified_share"] == 1.0
+    assert d["summary"]["certified_share"] == 1.0 and d["summary"]["certified"] == 2
 
 
 def test_output_file_written(files, tmp_path, capsys):
     g, s = files
     out = tmp_path / "report.json"
     assert main(["smatch", str(g), str(s), "--json", "-o", str(out)]) == 0
-    assert json.loads(out.read_text())["f1"] == pytest.approx(4 / 6)
+    assert json.loads(out.read_text())["summary"]["f1"] == pytest.approx(4 / 6)
     assert capsys.readouterr().out == ""
 
 
@@ -79,21 +79,31 @@ def test_missing_arguments(capsys):
 
 
 def test_parallel_equals_serial_and_reports_errors(tmp_path):
-    from mrkit.metrics.amr.smatch import smatch_files
+    from mrkit.pipeline.amr import smatch_files
+    from mrkit.runtime.executor import ProcessExecutor, SerialExecutor
 
     gold, system = tmp_path / "g.amr", tmp_path / "s.amr"
     gold.write_text("\n\n".join(f"(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-0{k % 3}))" for k in range(60)))
     system.write_text("\n\n".join(f"(x / want-01 :ARG0 (y / girl) :ARG1 (z / go-0{k % 2}))" for k in range(60)))
-    serial = smatch_files(str(gold), str(system), workers=1)
-    parallel = smatch_files(str(gold), str(system), workers=2)
-    assert [(p.id, p.matched, p.gold, p.system) for p in serial.pairs] == \
-        [(p.id, p.matched, p.gold, p.system) for p in parallel.pairs]
-    assert serial.pairs[0].id == "1" and serial.f1 == parallel.f1
+    serial = smatch_files(str(gold), str(system), executor=SerialExecutor(), keep_records=True)
+    with ProcessExecutor(2) as ex:
+        parallel = smatch_files(str(gold), str(system), executor=ex, keep_records=True, chunk=7)
+    assert serial.records == parallel.records and serial.ids == parallel.ids
+    assert serial.ids[0] == "1" and serial.f1 == parallel.f1
     system.write_text(system.read_text() + "\n\n(a / b :ARG0 (c / d)\n")
     from mrkit.errors import InputError
 
     with pytest.raises(InputError, match=r"s.amr:\d+, graph 61: malformed PENMAN"):
-        smatch_files(str(gold), str(system), workers=2)
+        with ProcessExecutor(2) as ex:
+            smatch_files(str(gold), str(system), executor=ex, chunk=7)
+
+
+def test_old_library_smatch_files_keeps_its_shape(files):
+    from mrkit.metrics.amr.smatch import smatch_files
+
+    g, s = files
+    r = smatch_files(str(g), str(s), workers=2)
+    assert [p.id for p in r.pairs] == ["a", "b"] and r.f1 == pytest.approx(4 / 6)
 
 
 # -f follows smatch.py 1.0.4, which reads `-f A B` as (test/system, gold).  Oracle:
@@ -112,10 +122,11 @@ def test_f_flag_reads_system_then_gold_like_smatch_py(tmp_path, capsys):
     assert main(["smatch", "-f", str(a), str(b), "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["gold"] == str(b) and d["system"] == str(a)
-    assert round(d["precision"], 4) == 0.6667 and d["recall"] == 1.0 and round(d["f1"], 4) == 0.8
+    s = d["summary"]
+    assert round(s["precision"], 4) == 0.6667 and s["recall"] == 1.0 and round(s["f1"], 4) == 0.8
     # positionals stay GOLD SYSTEM: the same pair as `-f A B` is `B A`
     assert main(["smatch", str(b), str(a), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["precision"] == d["precision"]
+    assert json.loads(capsys.readouterr().out)["summary"]["precision"] == s["precision"]
 
 
 def test_f_flag_with_positionals_is_an_error(tmp_path):
