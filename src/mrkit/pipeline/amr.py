@@ -80,13 +80,17 @@ def _check_paths(gold: str, system: str) -> None:
         raise MrkitError("only one of GOLD and SYSTEM can be '-' (standard input)")
 
 
+def _stdin_head(path: str, format: str | None) -> bytes | None:
+    """The first bytes of standard input, left unread (for guessing its format)."""
+    if path != STDIN or format is not None:
+        return None
+    peek = getattr(_stdin_bytes(), "peek", None)
+    return peek(4096)[:4096] if peek is not None else None
+
+
 def _formats(gold: str, system: str, format: str | None) -> tuple[str, str]:
     _check_paths(gold, system)
-    out = []
-    for path in (gold, system):
-        head = _stdin_bytes().peek(4096)[:4096] if path == STDIN and format is None else None
-        out.append(input_format(path, format, head))
-    return out[0], out[1]
+    return input_format(gold, format, _stdin_head(gold, format)), input_format(system, format, _stdin_head(system, format))
 
 
 # ------------------------------------------------------------------ reading graphs
@@ -94,7 +98,7 @@ def _formats(gold: str, system: str, format: str | None) -> tuple[str, str]:
 def iter_amr_graphs(path: str, format: str | None = None) -> Iterator[Graph]:
     """Stream the AMR graphs of one file (``-``: standard input), as PENMAN-style graphs
     (variables as node ids) whatever the input format."""
-    fmt = input_format(path, format, _stdin_bytes().peek(4096)[:4096] if path == STDIN and format is None else None)
+    fmt = input_format(path, format, _stdin_head(path, format))
     yield from _graphs(path, fmt)
 
 
