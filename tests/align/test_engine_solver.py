@@ -43,7 +43,7 @@ def test_solver_prints_nothing_on_a_pair_it_cannot_finish():
     r = run_mrkit("smatch", str(gold), str(system), "--json", "--time-limit", "3", timeout=300)
     assert r.returncode == 0 and r.stderr == ""
     report = json.loads(r.stdout)
-    assert report["pairs"] == 1
+    assert report["summary"]["pairs"] == 1
 
 
 def test_solve_writes_nothing_to_fd_1_or_2(tmp_path):

@@ -122,7 +122,7 @@ def test_every_command_checks_its_output(command, tmp_path, capsys):
 
 def test_dash_is_stdout(small, tmp_path):
     proc = run_mrkit("smatch", small, small, "--json", "-o", "-", cwd=tmp_path)
-    assert proc.returncode == 0 and json.loads(proc.stdout)["f1"] == 1.0
+    assert proc.returncode == 0 and json.loads(proc.stdout)["summary"]["f1"] == 1.0
     assert list(tmp_path.iterdir()) == []
 
 
@@ -135,7 +135,7 @@ def test_symlink_written_through(small, tmp_path):
     proc = run_mrkit("smatch", small, small, "--json", "-o", str(link))
     assert proc.returncode == 0, proc.stderr
     assert link.is_symlink() and os.readlink(link) == "real.json"
-    assert json.loads(target.read_text())["f1"] == 1.0
+    assert json.loads(target.read_text())["summary"]["f1"] == 1.0
     assert stat.S_IMODE(target.stat().st_mode) == 0o640  # an existing file keeps its mode
     assert no_temp_files(tmp_path)
 
@@ -144,7 +144,7 @@ def test_dangling_symlink_creates_its_target(small, tmp_path):
     link = tmp_path / "link.json"
     link.symlink_to("sub-target.json")
     assert run_mrkit("smatch", small, small, "--json", "-o", str(link)).returncode == 0
-    assert link.is_symlink() and json.loads((tmp_path / "sub-target.json").read_text())["f1"] == 1.0
+    assert link.is_symlink() and json.loads((tmp_path / "sub-target.json").read_text())["summary"]["f1"] == 1.0
 
 
 def test_fifo_written_directly(small, tmp_path):
@@ -157,7 +157,7 @@ def test_fifo_written_directly(small, tmp_path):
     reader.join(10)
     assert proc.returncode == 0, proc.stderr
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # still the FIFO, not a regular file
-    assert json.loads(got[0])["f1"] == 1.0
+    assert json.loads(got[0])["summary"]["f1"] == 1.0
     assert no_temp_files(tmp_path)
 
 
@@ -176,7 +176,7 @@ def test_devices_written_directly(device, small, tmp_path):
     if device == "/dev/null":
         assert proc.stdout == ""
     else:
-        assert json.loads(proc.stdout)["f1"] == 1.0
+        assert json.loads(proc.stdout)["summary"]["f1"] == 1.0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dev"]
 
 
@@ -184,7 +184,7 @@ def test_devices_written_directly(device, small, tmp_path):
 def test_real_dev_stdout(small):
     before = os.lstat("/dev/stdout")
     proc = run_mrkit("smatch", small, small, "--json", "-o", "/dev/stdout")
-    assert proc.returncode == 0 and json.loads(proc.stdout)["f1"] == 1.0
+    assert proc.returncode == 0 and json.loads(proc.stdout)["summary"]["f1"] == 1.0
     assert os.lstat("/dev/stdout").st_ino == before.st_ino
 
 

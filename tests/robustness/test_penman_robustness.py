@@ -63,7 +63,7 @@ def test_nesting_depth_500_is_read_scored_and_converted(tmp_path):
     proc = run_mrkit("smatch", x, x, "--json")
     assert proc.returncode == 0, proc.stderr
     d = json.loads(proc.stdout)
-    assert d["f1"] == 1.0 and d["gold_triples"] == 500 + 499 + 1  # instances, relations, top
+    assert d["summary"]["f1"] == 1.0 and d["gold_triples"] == 500 + 499 + 1  # instances, relations, top
     out = tmp_path / "out.mrp"
     proc = run_mrkit("convert", x, str(out))
     assert proc.returncode == 0, proc.stderr
@@ -99,7 +99,8 @@ def test_small_amr_smatch():
     proc = run_mrkit("smatch", x, x, "--json")
     assert proc.returncode == 0 and proc.stderr == ""
     d = json.loads(proc.stdout)
-    assert (d["precision"], d["recall"], d["f1"], d["gold_triples"]) == (1.0, 1.0, 1.0, 4)
+    s = d["summary"]
+    assert (s["precision"], s["recall"], s["f1"], d["gold_triples"]) == (1.0, 1.0, 1.0, 4)
 
 
 # ------------------------------------------------------------------ mutation suite
@@ -191,9 +192,9 @@ def test_smatch_on_mutated_copies(tmp_path, capsys, seed):
         out, err = capsys.readouterr()
         if rc == 0:
             d = json.loads(out)
-            assert all(0.0 <= d[k] <= 1.0 for k in ("precision", "recall", "f1"))
+            assert all(0.0 <= d["summary"][k] <= 1.0 for k in ("precision", "recall", "f1"))
             if files[0] == files[1]:
-                assert d["f1"] == 1.0  # every valid graph scores 1.0 against itself
+                assert d["summary"]["f1"] == 1.0  # every valid graph scores 1.0 against itself
         else:
             assert rc == 2 and out == ""
             lines = err.splitlines()

@@ -182,10 +182,11 @@ def engine_config(args) -> "AlignConfig":
 
 
 @contextmanager
-def progress_bar(total: int, label: str, enabled: bool | None = None) -> Iterator[Callable[[int], None] | None]:
-    """A rich progress bar on stderr, only when stderr is a terminal and the input is long."""
+def progress_bar(total: int | None, label: str, enabled: bool | None = None) -> Iterator[Callable[[int], None] | None]:
+    """A rich progress bar on stderr, only when stderr is a terminal and the input is long
+    (``total`` None: not known in advance, e.g. a stream; the bar counts)."""
     if enabled is None:
-        enabled = sys.stderr.isatty() and total >= 50
+        enabled = sys.stderr.isatty() and (total is None or total >= 50)
     if not enabled:
         yield None
         return

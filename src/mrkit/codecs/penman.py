@@ -351,14 +351,24 @@ def parse_block(start: int, block: str, label: str, index: int) -> list[Graph]:
     return [_tree_to_graph(tree, index + k + 1, label, line) for k, (line, tree) in enumerate(trees)]
 
 
+def iter_blocks(source: str | os.PathLike | IO[bytes], name: str | None = None) -> Iterator[tuple[int, str]]:
+    """Stream the (first line, text) blocks of a PENMAN file (a path or a binary stream),
+    unparsed: cutting is cheap, parsing (:func:`parse_block`) can happen elsewhere."""
+    if isinstance(source, (str, os.PathLike)):
+        label = name or str(source)
+        try:
+            fh = open(source, "rb")
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc.strerror}", label) from None
+        with fh:
+            yield from _blocks(_decoded_lines(fh, label))
+    else:
+        yield from _blocks(_decoded_lines(source, name or getattr(source, "name", "<input>")))
+
+
 def read_blocks(path: str | os.PathLike) -> list[tuple[int, str]]:
     """The (first line, text) blocks of a PENMAN file, for parsing in parallel."""
-    try:
-        fh = open(path, "rb")
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", str(path)) from None
-    with fh:
-        return list(_blocks(_decoded_lines(fh, str(path))))
+    return list(iter_blocks(path))
 
 
 try:  # the compiled reader (_penman.c): _tokens + _parse_trees + _tree_to_graph of a block

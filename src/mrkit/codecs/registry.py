@@ -25,6 +25,35 @@ def guess_format(path: str) -> str | None:
     return _SUFFIX.get(p.suffix.lower())
 
 
+def sniff_format(head: bytes) -> str | None:
+    """The format the first bytes of a file show, when they are unambiguous: ``mrp`` (a
+    JSON object), ``amr`` (a PENMAN graph, or a ``# ::`` metadata line); else ``None``."""
+    text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if text.startswith(b"{"):
+        return "mrp"
+    if text.startswith(b"("):
+        return "amr"
+    if text.startswith(b"#") and text.lstrip(b"# \t").startswith(b"::"):
+        return "amr"
+    return None
+
+
+def detect_format(path: str, head: bytes | None = None) -> str | None:
+    """The format of ``path`` from its suffix, else from its first bytes (``head``, read
+    from the file when not given; ``-`` is standard input and has no suffix)."""
+    if path != "-":
+        fmt = guess_format(path)
+        if fmt is not None:
+            return fmt
+        if head is None:
+            try:
+                with open(path, "rb") as fh:
+                    head = fh.read(4096)
+            except OSError:
+                return None  # the reader reports it, naming the file
+    return sniff_format(head or b"")
+
+
 def read_graphs(path: str, fmt: str, texts: dict[str, str] | None = None,
                 framework: str | None = None) -> list[Graph]:
     """Read ``path`` in format ``fmt`` into graphs in the MRP conventions."""

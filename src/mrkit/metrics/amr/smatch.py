@@ -12,7 +12,6 @@ sum the counts, then divide); macro is the mean of the pair F1 scores.
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Sequence
@@ -25,7 +24,6 @@ from ...features.triples import Triples, triples
 from ...errors import InputError
 from ...model.graph import Graph
 from ...codecs._files import gc_paused
-from ...runtime.parallel import map_pairs, new_pool
 from ...aggregate.prf import PRF, prf
 
 
@@ -142,21 +140,32 @@ def smatch_pair(gold: Graph, system: Graph, config: AlignConfig = AlignConfig(),
 
 Item = tuple[int, "str | None", Triples, Triples]
 
-PARALLEL_MIN_PAIRS = 1000
-"""With ``workers=0`` (auto), corpora smaller than this are scored in one process."""
+
+def _score_chunk(task: tuple) -> list[PairScore]:
+    config, items = task
+    return [_pair_score(k, gid, ta, tb, config) for k, gid, ta, tb in items]
 
 
-def _resolve_workers(workers: int, n: int) -> int:
-    if workers == 0:
-        return (os.cpu_count() or 1) if n >= PARALLEL_MIN_PAIRS else 1
-    return max(1, workers)
-
-
-def score_items(items: Sequence[Item], config: AlignConfig = AlignConfig(), workers: int = 1,
-                progress: Callable[[int], None] | None = None, pool=None) -> list[PairScore]:
-    """Score (index, id, gold triples, system triples) items, in order."""
-    with gc_paused():
-        return map_pairs(_pair_score, items, (config,), workers, progress, min_parallel=20, pool=pool)
+def score_items(items: Sequence[Item], config: AlignConfig = AlignConfig(),
+                progress: Callable[[int], None] | None = None, executor=None,
+                chunk: int = 256) -> list[PairScore]:
+    """Score (index, id, gold triples, system triples) items, in order: in this process,
+    or in chunks through ``executor`` (see :mod:`mrkit.runtime.executor`; the caller
+    chooses it, results never depend on it)."""
+    out: list[PairScore] = []
+    if executor is None:
+        with gc_paused():
+            for item in items:
+                out.append(_pair_score(*item, config))
+                if progress is not None:
+                    progress(1)
+        return out
+    tasks = ((config, items[k:k + chunk]) for k in range(0, len(items), chunk))
+    for scores in executor.map(_score_chunk, tasks):
+        out.extend(scores)
+        if progress is not None:
+            progress(len(scores))
+    return out
 
 
 def _result(pairs: list[PairScore], bootstrap: int, seed: int) -> SmatchResult:
@@ -177,13 +186,16 @@ def smatch_corpus(
     progress: Callable[[int], None] | None = None,
     bootstrap: int = 0,
     keep: frozenset[str] = NON_INVERTED_OF,
+    executor=None,
 ) -> SmatchResult:
     """Score aligned lists of gold and system graphs.
 
-    ``workers``: processes to use (0 = all cores for corpora of at least
-    ``PARALLEL_MIN_PAIRS`` pairs).  ``progress``: called with the number of pairs
-    finished since the last call.  ``bootstrap``: number of bootstrap samples for 95%
-    confidence intervals (0 = none).  Results do not depend on ``workers``.
+    ``executor``: how the pairs run (default: in this process; see
+    :mod:`mrkit.runtime.executor`); ``workers`` is ignored (kept for one release: pass an
+    executor).  ``progress``: called with the number of pairs finished since the last
+    call.  ``bootstrap``: number of bootstrap samples for 95% confidence intervals (0 =
+    none).  Results do not depend on the executor.  Files are read and streamed by
+    :func:`mrkit.pipeline.amr.smatch_files`.
     """
     if len(golds) != len(systems):
         raise InputError(f"gold has {len(golds)} graphs but system has {len(systems)}")
@@ -191,34 +203,8 @@ def smatch_corpus(
         raise InputError("no pairs to score")
     with gc_paused():
         items = [(k, g.id, triples(g, keep), triples(s, keep)) for k, (g, s) in enumerate(zip(golds, systems))]
-    pairs = score_items(items, config, _resolve_workers(workers, len(items)), progress)
+    pairs = score_items(items, config, progress, executor)
     return _result(pairs, bootstrap, config.seed)
-
-
-def _parse_chunk(args: tuple) -> list[tuple[str | None, Triples]]:
-    from ...codecs.penman import parse_block
-
-    label, first, blocks, keep = args
-    out = []
-    with gc_paused():
-        for k, (start, text) in enumerate(blocks):
-            # the index names graphs without an id in error messages (one graph per block
-            # is the norm); automatic ids are assigned after all chunks are back
-            for g in parse_block(start, text, label, first + k):
-                out.append((None if g.extra.get("auto_id") else g.id, triples(g, keep)))
-    return out
-
-
-def _read_triples(path: str, pool, workers: int, keep: frozenset[str]) -> list[tuple[str, Triples]]:
-    from ...codecs.penman import read_blocks
-
-    blocks = read_blocks(path)
-    size = max(50, len(blocks) // (workers * 4))
-    chunks = [(path, k, blocks[k:k + size], keep) for k in range(0, len(blocks), size)]
-    out: list[tuple[str, Triples]] = []
-    for chunk in pool.imap(_parse_chunk, chunks):
-        out.extend(chunk)
-    return [(gid if gid is not None else str(k + 1), t) for k, (gid, t) in enumerate(out)]
 
 
 def read_pairs(gold_path: str, system_path: str) -> tuple[list[Graph], list[Graph]]:
@@ -243,25 +229,12 @@ def _check_counts(n_gold: int, n_system: int, gold_path: str, system_path: str) 
 def smatch_files(gold_path: str, system_path: str, config: AlignConfig = AlignConfig(),
                  workers: int = 1, progress: Callable[[int], None] | None = None,
                  bootstrap: int = 0, keep: frozenset[str] = NON_INVERTED_OF) -> SmatchResult:
-    """Smatch of two PENMAN files (the same API the ``mrkit smatch`` command uses).
-
-    With several workers, reading and scoring both run in worker processes; the
-    result is the same as with one.
-    """
-    if workers == 0:
-        from ...codecs.penman import read_blocks
-
-        workers = _resolve_workers(0, len(read_blocks(gold_path)))
-    if workers <= 1:
-        golds, systems = read_pairs(gold_path, system_path)
-        return smatch_corpus(golds, systems, config, 1, progress, bootstrap, keep)
-    with new_pool(workers) as pool:
-        gold = _read_triples(gold_path, pool, workers, keep)
-        system = _read_triples(system_path, pool, workers, keep)
-        _check_counts(len(gold), len(system), gold_path, system_path)
-        items = [(k, gid, ta, tb) for k, ((gid, ta), (_, tb)) in enumerate(zip(gold, system))]
-        pairs = score_items(items, config, workers, progress, pool=pool)
-    return _result(pairs, bootstrap, config.seed)
+    """Smatch of two PENMAN files, as :class:`SmatchResult` (kept for one release: the
+    pipeline's :func:`mrkit.pipeline.amr.smatch_files` streams, reads MRP and standard
+    input, runs through an executor and returns the common corpus result).  ``workers``
+    is ignored."""
+    golds, systems = read_pairs(gold_path, system_path)
+    return smatch_corpus(golds, systems, config, progress=progress, bootstrap=bootstrap, keep=keep)
 
 
 def example_paths() -> tuple[str, str]:

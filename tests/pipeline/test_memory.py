@@ -1,0 +1,39 @@
+"""Memory stays flat: `mrkit smatch` on a corpus 10x as large peaks at about the same RSS."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import mrkit
+
+CONCEPTS = ("want-01", "go-02", "boy", "girl", "dog", "see-01", "big", "run-01")
+
+# a fresh child runs the command, so RUSAGE_CHILDREN holds that one process's peak
+MEASURE = """\
+import resource, subprocess, sys
+subprocess.run([sys.executable, "-m", "mrkit", "smatch", *sys.argv[1:]], check=True, stdout=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def _corpus(path: Path, n: int, shift: int) -> str:
+    with open(path, "w") as fh:
+        for k in range(n):
+            a, b, c = (CONCEPTS[(k + shift + i) % len(CONCEPTS)] for i in range(3))
+            fh.write(f"# ::id s{k}\n(x / {a} :ARG0 (y / {b}) :ARG1 (z / {c} :ARG0 y))\n\n")
+    return str(path)
+
+
+def _peak_kb(gold: str, system: str, *options: str) -> int:
+    env = {"PYTHONPATH": str(Path(mrkit.__file__).resolve().parents[1]), "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, "-c", MEASURE, gold, system, *options], capture_output=True,
+                          text=True, env=env, check=True)
+    return int(proc.stdout.split()[-1])
+
+
+def test_peak_memory_does_not_grow_with_the_corpus(tmp_path):
+    small = _peak_kb(_corpus(tmp_path / "g1.amr", 2_000, 0), _corpus(tmp_path / "s1.amr", 2_000, 1), "-j", "1")
+    large = _peak_kb(_corpus(tmp_path / "g10.amr", 20_000, 0), _corpus(tmp_path / "s10.amr", 20_000, 1), "-j", "1")
+    assert large < 1.25 * small + 20_000, (small, large)  # KB
