@@ -15,11 +15,7 @@ from conftest import ROOT
 PYPROJECT = ROOT / "pyproject.toml"
 
 # contracts that today's code does not keep yet: id -> why (the test is xfail until it does)
-PENDING = {
-    "metrics-no-runtime": "mrkit.metrics.amr.smatch and mrkit.metrics.mrp.mrp still import "
-                          "mrkit.runtime.parallel (map_pairs); passes once the pipeline of issue 13 "
-                          "chooses the executor for them",
-}
+PENDING: dict[str, str] = {}
 
 
 def _contracts() -> list[dict]:

@@ -149,9 +149,9 @@ class CorpusResult:
 
     # ------------------------------------------------------------------ output
     def rows(self) -> list[dict]:
-        """One flat row per pair (for TSV/CSV): ``pair`` (1-based), ``id``, the summable
-        columns when the records do not give them, every statistic, ``certified``, and the
-        record's other scalar fields."""
+        """One flat row per pair (for TSV/CSV): ``pair`` (1-based), ``id``, the record's
+        scalar fields (its counts among them, when the metric's records carry them), every
+        statistic of the pair, and ``certified``."""
         per = self.per_pair()
         out = []
         for i in range(self.pairs):

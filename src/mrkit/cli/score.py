@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..pipeline.amr import AMR_FORMATS
 from .common import (add_engine_options, add_executor_options, add_format_option, add_output_options,
                      add_stats_options, check_stats, emit_result, engine_config, executor_of,
                      split_formats, statistics)
@@ -47,7 +48,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--edge-to-node", action="store_true", help="wlk: turn edges into nodes first")
     p.add_argument("--cutoff", type=float, help="s2match: similarity cutoff (default 0.5)")
     p.add_argument("--per-pair", action="store_true", help="also report every pair")
-    add_format_option(p)
+    add_format_option(p, AMR_FORMATS)
     add_output_options(p)
     add_engine_options(p)
     add_executor_options(p)
@@ -95,10 +96,16 @@ def options(args) -> dict:
 
 
 def _read_pairs(args, system: str | None = None):
-    """Gold and system graphs, paired in order (``system``: another system file)."""
-    from ..metrics.amr.smatch import read_pairs
+    """Gold and system graphs, paired in order (``system``: another system file), read
+    by the sentence-AMR pipeline: PENMAN or MRP (``--format``, else guessed), ``-`` for
+    standard input."""
+    from ..pipeline.amr import iter_amr_pairs
 
-    return read_pairs(args.gold, system or args.system)
+    golds, systems = [], []
+    for g, s in iter_amr_pairs(args.gold, system or args.system, getattr(args, "input_format", None)):
+        golds.append(g)
+        systems.append(s)
+    return golds, systems
 
 
 PARALLEL_MIN_PAIRS = 1000
@@ -112,7 +119,7 @@ def run(args) -> int:
 
     from ..metrics.registry import declaration, score
 
-    split_formats(args)
+    split_formats(args, AMR_FORMATS)
     check_stats(args)
     opts = options(args)
     golds, systems = _read_pairs(args)
