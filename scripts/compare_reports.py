@@ -238,6 +238,7 @@ RENAMES: list[tuple[str, str, str]] = [
     ("score/*", r"^corpus$", r"summary.f1"),
     ("score/*", r"^macro$", r"summary.macro_f1"),
     ("score/*", r"^details\.(precision|recall)$", r"summary.\1"),
+    ("score/*", r"^per_pair\[(\d+)\]$", r"per_pair[\1].f1"),     # a list of scores became records
     ("docsmatch/*", r"^(pairs|certified|certified_share)$", r"summary.\1"),
     ("docsmatch/*", r"^overall\.(precision|recall|f1)$", r"summary.\1"),
     ("mrp/*", r"^overall\.n$", r"summary.pairs"),
@@ -245,6 +246,7 @@ RENAMES: list[tuple[str, str, str]] = [
     ("mrp/*", r"^overall\.all\.r$", r"summary.recall"),
     ("mrp/*", r"^overall\.all\.f$", r"summary.f1"),
     ("mrp/*", r"^overall\.certified$", r"summary.certified"),
+    ("mrp/*", r"^graphs\[(\d+)\]\.(.*)$", r"per_pair[\1].\2"),  # per-graph records: per_pair
     ("coref/*", r"^documents$", r"summary.pairs"),
     ("coref/*", r"^scores\.conll\.(precision|recall|f1)$", r"summary.\1"),
     ("hierarchy/*", r"^topics$", r"summary.pairs"),
@@ -433,7 +435,18 @@ def compare_leaves(name: str, before: dict, after: dict, tol: float) -> dict:
     return res
 
 
+_SHARED = re.compile(r"[^\s'\"]*/shared/data")
+
+
+def _unplaced(text: str) -> str:
+    """Output with the shared data folder's location masked: the two sides may have been
+    run from different checkouts (e.g. a worktree whose ../shared is a link)."""
+    return _SHARED.sub("{D}", text)
+
+
 def compare_case(name: str, kind: str, b: dict, a: dict, tol: float, strings: bool) -> dict:
+    b = {**b, "stderr": _unplaced(b["stderr"]), "stdout": _unplaced(b["stdout"])}
+    a = {**a, "stderr": _unplaced(a["stderr"]), "stdout": _unplaced(a["stdout"])}
     out: dict = {"case": name, "kind": kind, "before_exit": b["rc"], "after_exit": a["rc"],
                  "before_wall": b.get("wall"), "after_wall": a.get("wall"), "problems": []}
     if b["rc"] != a["rc"]:

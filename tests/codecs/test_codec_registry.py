@@ -10,7 +10,11 @@ def test_sniff_format_tells_mrp_from_penman():
     assert sniff_format(b"\xef\xbb\xbf\n  (a / b)") == "amr"
     assert sniff_format(b"# ::id x\n(a / b)") == "amr"
     assert sniff_format(b"#::snt Hi\n") == "amr"
-    assert sniff_format(b"#20001001\n1\tPierre") is None  # SDP starts with '#' too
+    assert sniff_format(b"#20001001\n1\tPierre") == "sdp"  # a '#' comment, then a numbered token line
+    assert sniff_format(b"#SDP 2015\n") == "sdp"
+    assert sniff_format(b"{e3:\n e3:_rain_v_1<3:9>[]\n}") == "eds"
+    assert sniff_format(b"<root>") == "ucca"
+    assert sniff_format(b"# a comment only") is None
     assert sniff_format(b"") is None and sniff_format(b"hello") is None
 
 

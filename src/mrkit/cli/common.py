@@ -37,7 +37,9 @@ def add_executor_options(p) -> None:
     g.add_argument("-j", "--workers", type=int, default=0,
                    help="worker processes (default 0: automatic, i.e. one process unless the input is "
                         "large enough for all cores to pay); results do not depend on it")
-    g.add_argument("--executor", choices=("auto", "serial", "processes"), default="auto",
+    from ..runtime.executor import KINDS
+
+    g.add_argument("--executor", choices=KINDS, default="auto",
                    help="how pairs are run: in this process (serial), in worker processes, or chosen "
                         "from -j and the input size (auto, the default)")
 

@@ -25,17 +25,40 @@ def guess_format(path: str) -> str | None:
     return _SUFFIX.get(p.suffix.lower())
 
 
-def sniff_format(head: bytes) -> str | None:
-    """The format the first bytes of a file show, when they are unambiguous: ``mrp`` (a
-    JSON object), ``amr`` (a PENMAN graph, or a ``# ::`` metadata line); else ``None``."""
-    text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
-    if text.startswith(b"{"):
-        return "mrp"
-    if text.startswith(b"("):
-        return "amr"
-    if text.startswith(b"#") and text.lstrip(b"# \t").startswith(b"::"):
-        return "amr"
+def sniff_text(text: str) -> str | None:
+    """The graph format a text shows by its first line that is not blank or a comment
+    (``None``: unknown): a JSON object is MRP, ``{e3:`` native EDS, ``#SDP`` or a numbered
+    tab-separated token line SDP, ``(`` PENMAN, ``<`` XML (UCCA).  Comment lines (``#``,
+    PENMAN metadata ``# ::``) are skipped."""
+    for line in text.removeprefix("\ufeff").splitlines():
+        s = line.strip()
+        if s.startswith("#SDP"):
+            return "sdp"
+        if not s or s.startswith("#"):
+            continue
+        if s.startswith("{"):
+            return "mrp" if s[1:].lstrip().startswith(('"', "}")) else "eds"
+        if s.startswith("("):
+            return "amr"
+        if s.startswith("<"):
+            return "ucca"
+        if "\t" in s and s.split("\t", 1)[0].isdigit():
+            return "sdp"
+        return None
     return None
+
+
+def sniff_format(head: bytes) -> str | None:
+    """:func:`sniff_text` of a file's first bytes (a byte-order mark dropped, bytes that are
+    not UTF-8 replaced: the reader reports them)."""
+    text = head.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
+    if text.lstrip().startswith("{"):  # a JSON object cut by the head's end is still MRP
+        first = text.lstrip()
+        return "mrp" if first[1:].lstrip()[:1] in ('"', "}", "") else "eds"
+    fmt = sniff_text(text)
+    if fmt is None and any(l.lstrip("# \t").startswith("::") for l in text.splitlines() if l.startswith("#")):
+        return "amr"  # only PENMAN metadata ('# ::id', '# ::snt') before the head's end
+    return fmt
 
 
 def detect_format(path: str, head: bytes | None = None) -> str | None:

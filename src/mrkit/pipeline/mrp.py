@@ -26,7 +26,7 @@ from typing import Callable, Iterable, Sequence
 from ..aggregate.corpus import Collector, CorpusResult
 from ..aggregate.resampling import prf_reduce
 from ..align import AlignConfig
-from ..codecs.registry import READ_FORMATS, guess_format, read_graphs
+from ..codecs.registry import READ_FORMATS, guess_format, read_graphs, sniff_text
 from ..errors import MrkitError
 from ..metrics.mrp.frameworks import FrameworkTotals, framework_pair
 from ..metrics.mrp.mrp import GraphScore, MRPResult, pair_graphs, score_graph, select_frameworks
@@ -44,26 +44,7 @@ wsj EDS 89 pairs 1.4 s with -j 1, 2.0-3.0 s with -j 2; lpps 500 pairs 2.8 s vs 4
 
 # ------------------------------------------------------------------ reading
 
-def sniff(text: str) -> str | None:
-    """The format of a text by its first line that is not blank or a comment (``None``:
-    unknown): a JSON object is MRP, ``{e3:`` native EDS, a numbered tab-separated token
-    line SDP, ``(`` PENMAN, ``<`` XML (UCCA)."""
-    for line in text.splitlines():
-        s = line.strip()
-        if s.startswith("#SDP"):
-            return "sdp"
-        if not s or s.startswith("#"):
-            continue
-        if s.startswith("{"):
-            return "mrp" if s[1:].lstrip().startswith(('"', "}")) else "eds"
-        if s.startswith("("):
-            return "amr"
-        if s.startswith("<"):
-            return "ucca"
-        if "\t" in s and s.split("\t", 1)[0].isdigit():
-            return "sdp"
-        return None
-    return None
+sniff = sniff_text  # the registry's content sniffing (kept under this name for one release)
 
 
 def read_side(path: str, fmt: str | None = None, texts: dict[str, str] | None = None,

@@ -1,50 +1,12 @@
-"""Score many independent pairs, in order, optionally in worker processes."""
+"""The process pool under :class:`mrkit.runtime.executor.ProcessExecutor`: fork where
+available, workers that leave quietly on Ctrl-C or when the parent dies."""
 
 from __future__ import annotations
 
 import os
 import sys
-from contextlib import contextmanager, nullcontext
-from typing import Any, Callable, Iterator, Sequence
-
-
-def _run_chunk(args: tuple) -> list:
-    from ..codecs._files import gc_paused
-
-    fn, items, extra = args
-    with gc_paused():
-        return [fn(*item, *extra) for item in items]
-
-
-def map_pairs(fn: Callable[..., Any], items: Sequence[tuple], extra: tuple = (), workers: int = 1,
-              progress: Callable[[int], None] | None = None, min_parallel: int = 50,
-              chunk_size: int | None = None, pool=None) -> list:
-    """``[fn(*item, *extra) for item in items]``, in chunks over ``workers`` processes.
-
-    ``workers=0`` uses every core; small inputs (fewer than ``min_parallel`` items) run in
-    this process.  ``progress`` is called with the number of items finished.  ``fn`` must
-    be a module-level function (it is pickled).  ``chunk_size``: items per task (default:
-    about eight tasks per worker).  ``pool``: an open ``multiprocessing`` pool to use
-    instead of starting one (then ``workers`` only sets the chunk size).
-    """
-    if workers == 0:
-        workers = os.cpu_count() or 1
-    if pool is None and (workers <= 1 or len(items) < min_parallel):
-        out = []
-        for item in items:
-            out.append(fn(*item, *extra))
-            if progress:
-                progress(1)
-        return out
-    size = chunk_size or max(1, len(items) // (max(workers, 2) * 8))
-    chunks = [(fn, items[k:k + size], extra) for k in range(0, len(items), size)]
-    out = []
-    with (nullcontext(pool) if pool is not None else new_pool(workers)) as active:
-        for chunk in active.imap(_run_chunk, chunks):
-            out.extend(chunk)
-            if progress:
-                progress(len(chunk))
-    return out
+from contextlib import contextmanager
+from typing import Iterator
 
 
 def _worker_init(parent: int) -> None:
