@@ -287,17 +287,27 @@ def _parse_trees(block: str, start: int, label: str, index: int) -> list[tuple[i
 
 def iter_penman(source: str | os.PathLike | IO[str], name: str | None = None) -> Iterator[Graph]:
     """Stream the graphs of a PENMAN file (a path or an open text file)."""
+    label = _source_label(source, name)
     if isinstance(source, (str, os.PathLike)):
-        path = Path(source)
-        label = name or str(source)
-        try:
-            fh = open(path, "rb")
-        except OSError as exc:
-            raise InputError(f"cannot read: {exc.strerror}", label) from None
-        with fh:
-            yield from _iter_lines(_decoded_lines(fh, label), label)
+        yield from _iter_lines(_path_lines(source, label), label)
     else:
-        yield from _iter_lines(source, name or getattr(source, "name", "<input>"))
+        yield from _iter_lines(source, label)
+
+
+def _source_label(source, name: str | None) -> str:
+    if isinstance(source, (str, os.PathLike)):
+        return name or str(source)
+    return name or getattr(source, "name", "<input>")
+
+
+def _path_lines(path: str | os.PathLike, label: str) -> Iterator[str]:
+    """The decoded lines of a file (a byte that is not UTF-8 is an error naming its line)."""
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", label) from None
+    with fh:
+        yield from _decoded_lines(fh, label)
 
 
 def _decoded_lines(fh: IO[bytes], label: str) -> Iterator[str]:
@@ -354,16 +364,11 @@ def parse_block(start: int, block: str, label: str, index: int) -> list[Graph]:
 def iter_blocks(source: str | os.PathLike | IO[bytes], name: str | None = None) -> Iterator[tuple[int, str]]:
     """Stream the (first line, text) blocks of a PENMAN file (a path or a binary stream),
     unparsed: cutting is cheap, parsing (:func:`parse_block`) can happen elsewhere."""
+    label = _source_label(source, name)
     if isinstance(source, (str, os.PathLike)):
-        label = name or str(source)
-        try:
-            fh = open(source, "rb")
-        except OSError as exc:
-            raise InputError(f"cannot read: {exc.strerror}", label) from None
-        with fh:
-            yield from _blocks(_decoded_lines(fh, label))
+        yield from _blocks(_path_lines(source, label))
     else:
-        yield from _blocks(_decoded_lines(source, name or getattr(source, "name", "<input>")))
+        yield from _blocks(_decoded_lines(source, label))
 
 
 def read_blocks(path: str | os.PathLike) -> list[tuple[int, str]]:

@@ -151,15 +151,9 @@ def read_chain_documents(chains: str, amr: str) -> list:
 # ------------------------------------------------------------------ scoring
 
 def _check(metrics: Sequence[str] | None, average: str) -> tuple[str, ...]:
-    from ..metrics.coref.metrics import METRICS
+    from ..metrics.coref.score import check_choices
 
-    names = tuple(metrics) if metrics else tuple(METRICS)
-    unknown = [m for m in names if m not in METRICS]
-    if unknown:
-        raise ValueError(f"unknown metric(s) {', '.join(unknown)}; choose from {', '.join(METRICS)}")
-    if average not in ("micro", "macro"):
-        raise ValueError(f"average must be 'micro' or 'macro', not {average!r}")
-    return names
+    return check_choices(metrics, average)
 
 
 def _score_chunk(pairs: list, names: tuple[str, ...], keep_singletons: bool, repeated: str) -> list:

@@ -24,6 +24,17 @@ def score_clusters(key: Clusters, response: Clusters, metrics: Iterable[str] = M
     return {m: METRICS[m](o) for m in metrics}
 
 
+def check_choices(metrics: Iterable[str] | None, average: str) -> tuple[str, ...]:
+    """The metric names asked for (default: all), checked, and the average checked."""
+    names = tuple(metrics) if metrics else tuple(METRICS)
+    unknown = [m for m in names if m not in METRICS]
+    if unknown:
+        raise ValueError(f"unknown metric(s) {', '.join(unknown)}; choose from {', '.join(METRICS)}")
+    if average not in ("micro", "macro"):
+        raise ValueError(f"average must be 'micro' or 'macro', not {average!r}")
+    return names
+
+
 @dataclass
 class DocumentScore:
     id: str
@@ -140,12 +151,7 @@ def score_documents(keys: Sequence[CorefDocument], responses: Sequence[CorefDocu
     separately; ``repeated`` is ``"first"`` (keep a repeated mention's first occurrence,
     the reference scorer's rule) or ``"error"``.
     """
-    names = tuple(metrics) if metrics else tuple(METRICS)
-    unknown = [m for m in names if m not in METRICS]
-    if unknown:
-        raise ValueError(f"unknown metric(s) {', '.join(unknown)}; choose from {', '.join(METRICS)}")
-    if average not in ("micro", "macro"):
-        raise ValueError(f"average must be 'micro' or 'macro', not {average!r}")
+    names = check_choices(metrics, average)
     docs = []
     with gc_paused():  # many small objects, none cyclic: collections would only cost time
         for k, r in pair_documents(keys, responses, response_file):
