@@ -183,10 +183,10 @@ def check_ok(proc, check, out):
     if check in ("json", "f1==1"):
         d = json.loads(proc.stdout)
         if check == "f1==1":
-            assert d.get("summary", d)["f1"] == 1.0
+            assert d["summary"]["f1"] == 1.0
     if check == "file":
         d = json.loads(out.read_text())
-        assert d.get("summary", d)["f1"] == 1.0
+        assert d["summary"]["f1"] == 1.0
     elif out is not None and not out.name.startswith("OUT-"):
         assert out.exists()
 
