@@ -1,6 +1,6 @@
 """Compare the reports of two mrkit installations on every shared corpus.
 
-    python scripts/compare_reports.py --before /work/venvs/before13/bin/python \\
+    python scripts/compare_reports.py --before /path/to/old-venv/bin/python \\
         --after /path/to/venv/bin/python [--cache-before DIR] [--cases GLOB,...] [--json]
 
 Every case of the table CASES below (each command of mrkit on the shared corpora in
