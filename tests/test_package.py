@@ -108,3 +108,16 @@ def test_cli_main_builds_every_command_without_argv_and_one_with_it():
     assert commands_of(build_parser(["--help"])) == list(COMMANDS)
     assert commands_of(build_parser(["smatch", "a", "b"])) == ["smatch"]
     assert commands_of(build_parser(["nosuch"])) == list(COMMANDS)
+
+
+def test_scoring_penman_with_the_compiled_reader_does_not_import_the_penman_library():
+    import pytest
+
+    try:
+        from mrkit.codecs import _penman  # noqa: F401
+    except ImportError:
+        pytest.skip("the compiled PENMAN reader is not built (the Python reader uses the library)")
+    examples = Path(mrkit.__file__).resolve().parent / "data" / "examples"
+    # the library is only needed to write PENMAN or to read a block the compiled reader hands back
+    args = ("smatch", str(examples / "gold.amr"), str(examples / "system.amr"))
+    assert loaded_by_cli(args, ("penman", "mrkit.align")) == ["mrkit.align"]

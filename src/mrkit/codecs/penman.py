@@ -22,9 +22,7 @@ import logging
 import os
 import re
 from pathlib import Path
-from typing import IO, Iterable, Iterator
-
-import penman
+from typing import IO, TYPE_CHECKING, Iterable, Iterator
 
 from ..errors import InputError
 from ..model.graph import Edge, Graph, Node, Property
@@ -33,6 +31,11 @@ from ..model.graph import Edge, Graph, Node, Property
 # any of the library's code log, nothing reaches the user through Python's last-resort
 # handler
 logging.getLogger("penman").addHandler(logging.NullHandler())
+
+if TYPE_CHECKING:
+    import penman
+# The library (its Tree type) is imported where a tree is built: the compiled reader needs
+# none, so reading and scoring PENMAN do not pay its import (~35 ms) at start-up.
 
 _ALIGN = re.compile(r"~(?:[a-zA-Z]+\.?)?(\d+(?:,\d+)*)$")
 
@@ -191,6 +194,8 @@ def _parse_trees(block: str, start: int, label: str, index: int) -> list[tuple[i
     toks = _tokens(block)
     n = len(toks)
     pos = 0
+    import penman
+
     trees: list[tuple[int, penman.Tree]] = []
     block_id = _block_id(block)
     gid = ""
@@ -421,6 +426,8 @@ def to_tree(g: Graph) -> penman.Tree:
     reaches them, by writing that edge inverted.  The layout uses an explicit stack, so
     long chains are written whatever their depth.
     """
+    import penman
+
     if not g.nodes:
         raise InputError("cannot write an empty graph as PENMAN", g.source_file, g.source_line, g.id)
     unlabelled = [v for v, node in g.nodes.items() if node.label is None]
