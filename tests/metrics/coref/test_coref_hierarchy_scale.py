@@ -9,7 +9,7 @@ import time
 from collections import Counter, deque
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import run_mrkit, shared_path
 from mrkit.metrics.coref.hierarchy import (closure, hierarchy50_counts, hierarchy_counts, path_ratio_counts,
@@ -101,7 +101,8 @@ def _topic(assignment, rel, extra):
 dag = st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)).filter(lambda r: r[0] < r[1]), max_size=12)
 
 
-@settings(max_examples=150, deadline=None)
+# the relation strategy drops every (i, j) with i >= j; on some random seeds that is most draws
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(dag, dag, st.lists(st.integers(0, 6), min_size=1, max_size=9),
        st.lists(st.integers(0, 6), min_size=1, max_size=9), st.integers(0, 3))
 def test_scores_equal_the_brute_force_definitions(grel, srel, gassign, sassign, shift):
