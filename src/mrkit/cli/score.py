@@ -108,16 +108,11 @@ def _read_pairs(args, system: str | None = None):
     return golds, systems
 
 
-PARALLEL_MIN_PAIRS = 1000
-"""With -j 0 (automatic), metrics that align run in worker processes on corpora of at
-least this many pairs; the others always run in this process (their pairs cost less than
-sending them), so the default is never slower than one worker."""
-
-
 def run(args) -> int:
     from dataclasses import replace
 
     from ..metrics.registry import declaration, score
+    from ..runtime.executor import PARALLEL_MIN_PAIRS
 
     split_formats(args, AMR_FORMATS)
     check_stats(args)

@@ -31,15 +31,11 @@ from ..errors import MrkitError
 from ..metrics.mrp.frameworks import FrameworkTotals, framework_pair
 from ..metrics.mrp.mrp import GraphScore, MRPResult, pair_graphs, score_graph, select_frameworks
 from ..model.graph import Graph
+from ..runtime.executor import PARALLEL_MIN_PAIRS  # the one threshold (re-exported for cli/mrp)
 from . import CHUNK, chunked
 
 FORMATS = READ_FORMATS
 """Input formats ``mrkit mrp`` reads (everything :func:`mrkit.codecs.registry.read_graphs` turns into graphs)."""
-
-PARALLEL_MIN_PAIRS = 1000
-"""With ``-j 0`` (automatic), corpora of at least this many pairs are scored in processes
-(as for Smatch: below it, on a busy 2-core machine, worker processes were slower than one:
-wsj EDS 89 pairs 1.4 s with -j 1, 2.0-3.0 s with -j 2; lpps 500 pairs 2.8 s vs 4.9 s)."""
 
 
 # ------------------------------------------------------------------ reading
