@@ -16,7 +16,9 @@ by (framework, id); a missing system graph scores as empty.  Reported per tuple 
 per framework and over all frameworks, with how many graphs have a certified-optimal
 node correspondence (the others report an upper bound).  Beside it, each framework's own
 metric: SDP (DM, PSD), EDM (EDS), UCCA, Smatch (AMR).  The headline (JSON summary.f1) is
-the "all" F1 over all tuples of all frameworks.
+the "all" F1 over all tuples of all frameworks (pooled counts); with several frameworks
+the official cross-framework score, the mean of the per-framework "all" P, R and F1, is
+printed beside it (JSON: cross_framework).
 
 Inputs are MRP or a native format mrkit converts (amr: PENMAN, sdp: DM/PSD, eds, ucca: XML
 file, directory or list), given by --format or guessed from the suffix and content; '-'
@@ -126,6 +128,11 @@ def format_report(result, extra: dict, d: int = 4, per_graph: bool = False) -> s
         lines.extend(_row(k, s[k], d) for k in TYPES)
         if s["certified"] < s["n"]:
             lines.append(f"F upper bound: {s['f1_upper_bound']:.{d}f}")
+        lines.append("")
+    if len(blocks) != 1:
+        x = result.cross_framework()
+        lines.append(f"MRP cross-framework (mean of {x['frameworks']} per-framework scores, the official "
+                     f"ranking): P {x['precision']:.{d}f}  R {x['recall']:.{d}f}  F {x['f1']:.{d}f}")
         lines.append("")
     if result.unpaired_system:
         lines.append(f"({result.unpaired_system} system graphs without a gold graph were ignored)")

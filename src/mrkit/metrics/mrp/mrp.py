@@ -250,9 +250,21 @@ class MRPResult:
     def certified(self) -> int:
         return sum(g.certified for g in self.graphs)
 
+    def cross_framework(self) -> dict:
+        """The official cross-framework score of the MRP shared tasks (Oepen et al. 2019,
+        section 7: systems are ranked by it): the unweighted mean over the frameworks of
+        their "all" precision, recall and F1 (each framework's counts pooled over its
+        graphs), beside the pooled "all" of :meth:`summary`."""
+        names = self.frameworks
+        per = {f: self.totals(f)[ALL] for f in names}
+        n = len(per)
+        mean = (lambda xs: sum(xs) / n) if n else (lambda xs: 0.0)
+        return {"frameworks": n, "precision": mean([c.p for c in per.values()]),
+                "recall": mean([c.r for c in per.values()]), "f1": mean([c.f for c in per.values()])}
+
     def to_dict(self, per_graph: bool = False) -> dict:
         d = {"overall": self.summary(), "frameworks": {f: self.summary(f) for f in self.frameworks},
-             "unpaired_system": self.unpaired_system}
+             "cross_framework": self.cross_framework(), "unpaired_system": self.unpaired_system}
         if per_graph:
             d["graphs"] = [g.to_dict() for g in self.graphs]
         return d
