@@ -13,7 +13,7 @@ from ..errors import InputError, MrkitError
 from ..model.graph import Graph
 
 READ_FORMATS = ("mrp", "amr", "sdp", "eds", "ucca")
-WRITE_FORMATS = ("mrp", "amr", "sdp", "eds")
+WRITE_FORMATS = ("mrp", "amr", "sdp", "eds", "ucca")
 _SUFFIX = {".mrp": "mrp", ".jsonl": "mrp", ".amr": "amr", ".penman": "amr", ".txt": "amr",
            ".sdp": "sdp", ".dm": "sdp", ".psd": "sdp", ".eds": "eds", ".xml": "ucca"}
 
@@ -135,6 +135,13 @@ def dumps_graphs(graphs: list[Graph], fmt: str) -> str:
         from .eds import dumps_eds
 
         return dumps_eds(graphs)
+    if fmt == "ucca":  # one passage per XML file: several graphs go to a directory (mrkit convert)
+        from .ucca import ucca_xml
+
+        if len(graphs) != 1:
+            raise MrkitError(f"UCCA XML holds one passage per file, and there are {len(graphs)} graphs: "
+                             "write them to a directory")
+        return ucca_xml(graphs[0])
     raise MrkitError(f"cannot write format {fmt!r} (one of {', '.join(WRITE_FORMATS)})")
 
 

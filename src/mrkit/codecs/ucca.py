@@ -1,4 +1,4 @@
-"""UCCA XML passages (the standard ``ucca`` package format) -> :class:`Graph` in the MRP conventions.
+"""UCCA XML passages (the standard ``ucca`` package format) <-> :class:`Graph` in the MRP conventions.
 
 Layer-1 units become nodes; terminals (layer 0) are not nodes but anchor the units that
 hold them through ``Terminal`` edges.  Node ids follow the MRP release: first the units
@@ -10,12 +10,22 @@ edges to them are left out.  The top is the root unit(s) (no parent).  Passage i
 
 Anchors need the raw sentence (``texts``: passage or MRP id -> text); without it the
 input is the terminals joined by spaces.
+
+Writing (:func:`ucca_xml`, MRP -> UCCA XML, as mtool's ``--write ucca``): every anchor of
+a node is one terminal (the MRP UCCA graphs anchor each terminal separately), terminals
+in text order become layer 0 (``Punctuation`` when all their characters are punctuation,
+else ``Word``); every node becomes a layer-1 unit (the top ``1.1``), its anchors
+``Terminal`` edges, and the edges between two units with the same remote flag one XML
+edge with a category per label (``remote="True"`` on remote ones).  The passage id is the
+graph id, so reading the XML back (with the graph's input as text) gives the same graph
+up to node numbering.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import unicodedata
 import xml.etree.ElementTree as ET
 from xml.parsers import expat
 from pathlib import Path
@@ -197,3 +207,79 @@ def ucca_paths(source: str | os.PathLike) -> list[Path]:
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 text ({exc.reason})", str(path)) from None
     return [path.parent / n for n in names]
+
+
+# ---------------------------------------------------------------------------- writing
+
+_LAYER = "UCCA's foundational layer"
+
+
+def _punctuation(token: str) -> bool:
+    return bool(token) and all(unicodedata.category(ch)[0] in "PS" for ch in token if not ch.isspace())
+
+
+def _is_remote(edge) -> bool:
+    return any(a.key.lower() == "remote" and a.value.lower() == "true" for a in edge.attributes)
+
+
+def ucca_xml(g: Graph) -> str:
+    """One UCCA XML passage of an MRP UCCA graph (see the module docstring)."""
+    if g.framework not in (None, "ucca"):
+        raise InputError(f"{g.framework} graph, not UCCA: cannot write UCCA XML", g.source_file,
+                         g.source_line, g.id)
+    text = g.text
+    spans = sorted({(a.start, a.end) for n in g.nodes.values() for a in n.anchors})
+    if spans and text is None:
+        raise InputError("a UCCA graph without input cannot be written as XML (terminals need the text)",
+                         g.source_file, g.source_line, g.id)
+    for a, b in spans:
+        if not 0 <= a < b <= len(text or ""):
+            raise InputError(f"anchor {a}:{b} outside the input", g.source_file, g.source_line, g.id)
+    term = {span: f"0.{i}" for i, span in enumerate(spans, 1)}
+    root = ET.Element("root", annotationID="0", passageID=str(g.id if g.id is not None else "0"))
+    ET.SubElement(root, "attributes")
+    layer0 = ET.SubElement(root, "layer", layerID="0")
+    ET.SubElement(layer0, "attributes")
+    for i, (a, b) in enumerate(spans, 1):
+        token = text[a:b]  # type: ignore[index]
+        node = ET.SubElement(layer0, "node", ID=f"0.{i}", type="Punctuation" if _punctuation(token) else "Word")
+        ET.SubElement(node, "attributes", paragraph="1", paragraph_position=str(i), text=token)
+    # the top first (1.1), then the other nodes in their order
+    order = [k for k in g.tops if k in g.nodes]
+    order = list(dict.fromkeys(order + list(g.nodes)))
+    uid = {k: f"1.{i}" for i, k in enumerate(order, 1)}
+    grouped: dict[str, dict[tuple[str, bool], list[str]]] = {k: {} for k in order}
+    for e in g.edges:
+        grouped[e.source].setdefault((e.target, _is_remote(e)), []).append(e.label)
+    layer1 = ET.SubElement(root, "layer", layerID="1")
+    ET.SubElement(layer1, "attributes")
+    for k in order:
+        node = g.nodes[k]
+        unit = ET.SubElement(layer1, "node", ID=uid[k], type="FN")
+        ET.SubElement(unit, "attributes")
+        for (target, remote), labels in grouped[k].items():
+            edge = ET.SubElement(unit, "edge", toID=uid[target], type=labels[0])
+            if remote:
+                ET.SubElement(edge, "attributes", remote="True")
+            else:
+                ET.SubElement(edge, "attributes")
+            for slot, label in enumerate(labels, 1):
+                ET.SubElement(edge, "category", layer_name=_LAYER, slot=str(slot), tag=label)
+        for a in sorted((a.start, a.end) for a in node.anchors):
+            edge = ET.SubElement(unit, "edge", toID=term[a], type="Terminal")
+            ET.SubElement(edge, "attributes")
+    ET.indent(root, "  ")
+    return ET.tostring(root, encoding="unicode") + "\n"
+
+
+def ucca_files(graphs: Iterable[Graph]) -> dict[str, str]:
+    """File name (``ID.xml``, in graph order) -> XML text of every graph, and ``files.txt``
+    listing them (the list :func:`ucca_paths` reads)."""
+    out: dict[str, str] = {}
+    for g in graphs:
+        name = re.sub(r"[^\w.-]", "_", str(g.id if g.id is not None else len(out))) + ".xml"
+        if name in out:
+            raise InputError(f"two graphs would be written to {name}", g.source_file, g.source_line, g.id)
+        out[name] = ucca_xml(g)
+    out["files.txt"] = "".join(n + "\n" for n in out)
+    return out
