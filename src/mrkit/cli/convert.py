@@ -11,11 +11,13 @@ from .common import emit
 HELP = """\
 Convert graphs between formats through mrkit's graph model, in the MRP conventions.
 Input formats: mrp, amr (PENMAN), sdp (SDP 2015: DM, PSD), eds (native EDS), ucca (UCCA XML:
-one file, a directory, or a file listing XML names). Output formats: mrp, amr, sdp, eds, ucca
+one file, a directory, or a file listing XML names), conllu (CoNLL-U trees, e.g. the UDPipe
+companion data). Output formats: mrp, amr, sdp, eds, ucca
 (UCCA XML: OUT a directory, one ID.xml per graph and files.txt listing them; or one .xml
 file for a single graph).
 Formats are guessed from file suffixes when not given. Token-based formats (sdp, ucca) and
-eds need the raw sentences to anchor nodes: --text FILE with 'id<TAB>sentence' lines (without
+eds need the raw sentences to anchor nodes: --text FILE with 'id<TAB>sentence' lines, or a
+companion CoNLL-U / MRP file whose tokens anchor them (without
 it, sdp/ucca inputs are the tokens joined by spaces). OUT '-' writes to stdout; a file is
 written atomically, only when the whole input converted.
 """
@@ -27,9 +29,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("input", help="input file (a directory or list file for UCCA XML)")
     p.add_argument("target", metavar="output",
                    help="output file, or - for stdout (a directory for UCCA XML of several graphs)")
-    p.add_argument("--from", dest="source_format", choices=("mrp", "amr", "sdp", "eds", "ucca"),
+    p.add_argument("--from", dest="source_format", choices=("mrp", "amr", "sdp", "eds", "ucca", "conllu"),
                    help="input format (default: from the suffix)")
-    p.add_argument("--to", dest="target_format", choices=("mrp", "amr", "sdp", "eds", "ucca"),
+    p.add_argument("--to", dest="target_format", choices=("mrp", "amr", "sdp", "eds", "ucca", "conllu"),
                    help="output format (default: from the suffix, else mrp)")
     p.add_argument("--text", metavar="FILE", help="raw sentences, one 'id<TAB>text' per line")
     p.add_argument("--framework", choices=("dm", "psd", "pas"),

@@ -20,6 +20,19 @@ _OPENING = ("\u201c", '"', "``", "\u2018", "`")
 _CLOSING = ("\u201d", '"', "''", "\u2019", "'")
 
 
+class TokenText(str):
+    """A sentence that also knows its tokens' spans (a companion tokenization, e.g. the
+    UDPipe CoNLL-U trees of MRP 2019): :class:`Anchorer` anchors each token at the next
+    companion token that spells it, and searches the text only where none does."""
+
+    spans: tuple[tuple[int, int], ...]
+
+    def __new__(cls, text: str, spans) -> "TokenText":
+        obj = super().__new__(cls, text)
+        obj.spans = tuple(spans)
+        return obj
+
+
 class Anchorer:
     """Find successive tokens in ``text``; :meth:`anchor` returns ``(start, end)``."""
 
@@ -28,6 +41,21 @@ class Anchorer:
         self.i = 0
         self.graph = graph
         self.file = file
+        self.spans = getattr(text, "spans", None)
+        self.k = 0
+
+    def _companion(self, form: str) -> tuple[int, int] | None:
+        """The next companion token at or after the position that spells ``form``."""
+        spans = self.spans
+        while self.k < len(spans) and spans[self.k][0] < self.i:  # type: ignore[arg-type]
+            self.k += 1
+        if self.k < len(spans):  # type: ignore[arg-type]
+            a, b = spans[self.k]  # type: ignore[index]
+            if self.text[a:b] in self._candidates(form) or self.text[a:b].replace(" ", "") == form:
+                self.k += 1
+                self.i = b
+                return a, b
+        return None
 
     def _skip(self) -> None:
         while self.i < len(self.text) and self.text[self.i].isspace():
@@ -44,6 +72,10 @@ class Anchorer:
 
     def anchor(self, form: str) -> tuple[int, int]:
         self._skip()
+        if self.spans is not None:
+            found = self._companion(form)
+            if found is not None:
+                return found
         for cand in self._candidates(form):
             if cand and self.text.startswith(cand, self.i):
                 start = self.i
@@ -80,7 +112,20 @@ def _decoded(fh, label: str):
 
 
 def read_text_map(path: str) -> dict[str, str]:
-    """An ``id<TAB>sentence`` file (as ``wsj.txt`` of the MRP sample) as a dict."""
+    """An ``id<TAB>sentence`` file (as ``wsj.txt`` of the MRP sample) as a dict; a CoNLL-U
+    file or a companion MRP file (``udpipe.mrp``) gives the sentences with their tokens
+    (:class:`TokenText`, :func:`mrkit.codecs.conllu.read_token_map`)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096).lstrip(b"\xef\xbb\xbf").lstrip()
+    except OSError:
+        head = b""
+    first = head.split(b"\n", 1)[0]
+    if head.startswith(b"{") or (head.startswith(b"#") and not head.startswith(b"#SDP")) \
+            or first.count(b"\t") == 9:
+        from .conllu import read_token_map
+
+        return read_token_map(path)
     out: dict[str, str] = {}
     for lineno, line in numbered_lines(path):
         line = line.rstrip("\n")

@@ -12,10 +12,11 @@ from pathlib import Path
 from ..errors import InputError, MrkitError
 from ..model.graph import Graph
 
-READ_FORMATS = ("mrp", "amr", "sdp", "eds", "ucca")
-WRITE_FORMATS = ("mrp", "amr", "sdp", "eds", "ucca")
+READ_FORMATS = ("mrp", "amr", "sdp", "eds", "ucca", "conllu")
+WRITE_FORMATS = ("mrp", "amr", "sdp", "eds", "ucca", "conllu")
 _SUFFIX = {".mrp": "mrp", ".jsonl": "mrp", ".amr": "amr", ".penman": "amr", ".txt": "amr",
-           ".sdp": "sdp", ".dm": "sdp", ".psd": "sdp", ".eds": "eds", ".xml": "ucca"}
+           ".sdp": "sdp", ".dm": "sdp", ".psd": "sdp", ".eds": "eds", ".xml": "ucca",
+           ".conllu": "conllu"}
 
 
 def guess_format(path: str) -> str | None:
@@ -42,8 +43,9 @@ def sniff_text(text: str) -> str | None:
             return "amr"
         if s.startswith("<"):
             return "ucca"
-        if "\t" in s and s.split("\t", 1)[0].isdigit():
-            return "sdp"
+        if "\t" in s and s.split("\t", 1)[0].split("-", 1)[0].isdigit():
+            cols = s.split("\t")
+            return "conllu" if len(cols) == 10 and cols[4] not in ("+", "-") else "sdp"
         return None
     return None
 
@@ -101,6 +103,10 @@ def read_graphs(path: str, fmt: str, texts: dict[str, str] | None = None,
         from .eds import iter_eds
 
         return list(iter_eds(path, texts=texts))
+    if fmt == "conllu":
+        from .conllu import iter_conllu
+
+        return list(iter_conllu(path, texts=texts))
     if fmt == "ucca":
         from .ucca import iter_ucca, ucca_paths
 
@@ -135,6 +141,10 @@ def dumps_graphs(graphs: list[Graph], fmt: str) -> str:
         from .eds import dumps_eds
 
         return dumps_eds(graphs)
+    if fmt == "conllu":
+        from .conllu import dumps_conllu
+
+        return dumps_conllu(graphs)
     if fmt == "ucca":  # one passage per XML file: several graphs go to a directory (mrkit convert)
         from .ucca import ucca_xml
 
