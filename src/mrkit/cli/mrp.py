@@ -22,7 +22,8 @@ printed beside it (JSON: cross_framework).
 
 Inputs are MRP or a native format mrkit converts (amr: PENMAN, sdp: DM/PSD, eds, ucca: XML
 file, directory or list), given by --format or guessed from the suffix and content; '-'
-reads stdin.  --bootstrap N adds confidence intervals, --against SYSTEM_B compares a
+reads stdin; an MRP file may be inside .gz or .zip (one .mrp entry).  --id, --ids-file and
+--limit N select gold graphs (and the system graphs paired with them).  --bootstrap N adds confidence intervals, --against SYSTEM_B compares a
 second system on the same gold graphs (paired bootstrap, approximate randomization).
 """
 
@@ -43,6 +44,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--mrp-only", action="store_true", help="skip the framework-specific metrics")
     p.add_argument("--text", metavar="FILE",
                    help="raw sentences ('id<TAB>text' lines) to anchor native sdp, eds and ucca inputs")
+    from .selection import add_selection_options
+
+    add_selection_options(p)
     add_format_option(p, READ_FORMATS)
     add_output_options(p)
     add_engine_options(p)
@@ -57,9 +61,13 @@ def run(args) -> int:
     from ..codecs.registry import READ_FORMATS
     from ..pipeline.mrp import PARALLEL_MIN_PAIRS, pairs_of, read_side, score_pairs
 
+    from ..pipeline.select import select_pairs_sides
+    from .selection import selection_of
+
     split_formats(args, READ_FORMATS)
     report_format(args)
     check_stats(args)
+    selection = selection_of(args)
     if args.gold == "-" and args.system == "-" or args.against == "-" and "-" in (args.gold, args.system):
         raise MrkitError("stdin ('-') can be read only once")
     texts = None
@@ -76,6 +84,9 @@ def run(args) -> int:
     frameworks = None
     if args.framework:
         frameworks = check_frameworks(args.framework, golds, args.gold)
+        if selection.limit is not None:  # the first N graphs of these frameworks
+            golds = [g for g in golds if (g.framework or "").lower() in frameworks]
+    golds, systems = select_pairs_sides(golds, systems, selection)
     pairs, unpaired = pairs_of(golds, systems, frameworks)
     if not pairs:
         what = f" of framework {', '.join(frameworks)}" if frameworks else ""
@@ -90,7 +101,7 @@ def run(args) -> int:
                                  progress=tick)
 
         def score_against(path: str):
-            other = read_side(path, args.input_format, texts, warn)
+            other = select_pairs_sides(golds, read_side(path, args.input_format, texts, warn), selection)[1]
             pairs_b, unpaired_b = pairs_of(golds, other, frameworks)
             return score_pairs(pairs_b, config, executor, framework_metrics=False,
                                unpaired_system=unpaired_b).result

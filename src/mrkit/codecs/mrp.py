@@ -256,13 +256,37 @@ def iter_mrp_json(source: str | os.PathLike | IO[str], name: str | None = None
     if isinstance(source, (str, os.PathLike)):
         label = name or str(source)
         try:
-            fh = open(Path(source), encoding="utf-8")
+            fh = _open_text(Path(source), label)
         except OSError as exc:
             raise InputError(f"cannot read: {exc.strerror}", label) from None
         with fh:
             yield from _json_lines(fh, label)
     else:
         yield from _json_lines(source, name or getattr(source, "name", "<input>"))
+
+
+def _open_text(path: Path, label: str) -> IO[str]:
+    """The text of an MRP file, also inside gzip (``.gz``) or zip (``.zip``: its one
+    ``.mrp`` entry, as mtool reads it)."""
+    suffix = path.suffix.lower()
+    if suffix == ".gz":
+        import gzip
+
+        return gzip.open(path, "rt", encoding="utf-8")
+    if suffix == ".zip":
+        import zipfile
+
+        try:
+            archive = zipfile.ZipFile(path)
+        except zipfile.BadZipFile as exc:
+            raise InputError(f"not a zip archive: {exc}", label) from None
+        entries = [n for n in archive.namelist() if n.lower().endswith(".mrp")]
+        if len(entries) != 1:
+            archive.close()
+            what = "no .mrp entry" if not entries else f"{len(entries)} .mrp entries ({', '.join(entries[:3])})"
+            raise InputError(f"zip archive with {what}: expected exactly one", label)
+        return io.TextIOWrapper(archive.open(entries[0]), encoding="utf-8")
+    return open(path, encoding="utf-8")
 
 
 def _json_lines(lines: Iterable[str], label: str) -> Iterator[tuple[int, Any, str]]:
@@ -289,6 +313,8 @@ def _json_lines(lines: Iterable[str], label: str) -> Iterator[tuple[int, Any, st
             yield lineno, obj, label
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 text ({exc.reason})", label, lineno + 1) from None
+    except (OSError, EOFError) as exc:  # a damaged gzip or zip member
+        raise InputError(f"cannot read: {exc}", label, lineno + 1) from None
 
 
 def iter_mrp(source: str | os.PathLike | IO[str], name: str | None = None) -> Iterator[Graph]:

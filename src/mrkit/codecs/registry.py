@@ -23,6 +23,8 @@ def guess_format(path: str) -> str | None:
     p = Path(path)
     if p.is_dir():
         return "ucca"
+    if p.suffix.lower() in (".gz", ".zip"):  # MRP inside gzip or zip (the MRP reader opens them)
+        return "mrp"
     return _SUFFIX.get(p.suffix.lower())
 
 
