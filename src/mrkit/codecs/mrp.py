@@ -87,20 +87,46 @@ def _pairs(obj: dict, names_key: str, values_key: str, where: _Where, what: str)
     return [Property(str(k), value_string(v)) for k, v in zip(names, values)]
 
 
+_RANKS: dict[tuple[str, ...], dict[str, int]] = {}
+_TRACKED = ("values", "properties", "attributes", "anchors", "tops", "nodes", "edges")
+
+
+def _canonical(obj: dict, keys: tuple[str, ...]) -> bool:
+    """Whether the keys of ``obj`` come in the canonical order: those of ``keys`` in their
+    order, then the others."""
+    rank = _RANKS.get(keys)
+    if rank is None:
+        rank = _RANKS[keys] = {k: i for i, k in enumerate(keys)}
+    last, unknown = -1, False
+    for k in obj:
+        r = rank.get(k)
+        if r is None:
+            unknown = True
+        elif unknown or r < last:
+            return False
+        else:
+            last = r
+    return True
+
+
 def _private(obj: dict, keys: tuple[str, ...]) -> dict:
     """Bookkeeping for a lossless round trip: key order, ``null`` and non-string values."""
     priv: dict[str, Any] = {}
-    order = list(obj)
-    if order != [k for k in keys if k in obj] + [k for k in order if k not in keys]:
-        priv["keys"] = order
-    for key in ("values", "properties", "attributes", "anchors", "tops", "nodes", "edges"):
-        if key in obj and obj[key] is None:
-            priv.setdefault("null", []).append(key)
-        elif key in obj and obj[key] == []:
-            priv.setdefault("empty", []).append(key)
+    if not _canonical(obj, keys):
+        priv["keys"] = list(obj)
+    for key in _TRACKED:
+        if key in obj:
+            value = obj[key]
+            if value is None:
+                priv.setdefault("null", []).append(key)
+            elif value == []:
+                priv.setdefault("empty", []).append(key)
     vals = obj.get("values")
-    if isinstance(vals, list) and any(not isinstance(v, str) for v in vals):
-        priv["values"] = list(vals)
+    if vals.__class__ is list:
+        for v in vals:
+            if v.__class__ is not str:
+                priv["values"] = list(vals)
+                break
     return priv
 
 
@@ -244,6 +270,7 @@ def graph_from_json(obj: Any, file: str | None = None, line: int | None = None,
 
 
 _ID = re.compile(r'"id"\s*:\s*"?([^",}\s]+)')
+_LONG_DIGITS = re.compile(r"\d{19}").search
 
 
 def iter_mrp_json(source: str | os.PathLike | IO[str], name: str | None = None
@@ -290,10 +317,27 @@ def _open_text(path: Path, label: str) -> IO[str]:
 
 
 def _json_lines(lines: Iterable[str], label: str) -> Iterator[tuple[int, Any, str]]:
+    """Decode each line with orjson (compiled); a line orjson refuses is decoded again with
+    the standard library, which reads what orjson does not (``NaN``, lone surrogate
+    escapes) and words the errors, and so is a line with a run of 19 digits or more
+    (orjson would turn an integer beyond 64 bits into a float): results and messages never
+    depend on orjson being there."""
+    try:
+        from orjson import loads as fast
+    except ImportError:  # not installed: the standard library alone gives the same results
+        fast = None
     decoder = json.JSONDecoder()
     lineno = 0
     try:
         for lineno, line in enumerate(lines, 1):
+            if fast is not None and not _LONG_DIGITS(line):  # orjson reads long integers as floats
+                try:
+                    obj = fast(line)
+                except Exception:
+                    pass
+                else:  # (orjson refuses blank lines: they go below and are skipped)
+                    yield lineno, obj, label
+                    continue
             text = line.strip()
             if not text:
                 continue
