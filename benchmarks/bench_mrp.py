@@ -11,6 +11,12 @@ numpy < 1.24 to run it side by side,
 
 otherwise the table shows the figures measured with mtool on a 2-core machine (issue 4).
 mrkit runs as the command line, in one process (``-j 1``), start-up included.
+
+``--suite analyze``: ``mrkit analyze`` against ``mtool --analyze`` on each framework of the
+WSJ sample and of the Little Prince ``lpps.mrp`` (whole commands, and whether all 22
+printed values agree); needs MTOOL_DIR/MTOOL_PYTHON.  ``--suite read``: reading the
+biggest shared MRP files (and a 20,000-graph concatenation of ``lpps.mrp``) with msgspec
+and with the standard library alone (``MRKIT_JSON=stdlib``), in a fresh process each.
 """
 
 from __future__ import annotations
@@ -88,16 +94,89 @@ def run_mtool(gold: Path, system: Path, framework: str, repeat: int = 1) -> tupl
     return r.wall, d["all"]["f"], f"{d['exact']}/{d['n']}"
 
 
+# ------------------------------------------------------------------ analyze
+
+ANALYZE_CASES = [(f"wsj-{fw}", ("wsj-sample", fw, "wsj.mrp"), None) for fw in ("dm", "psd", "eds", "ucca", "amr")] + \
+                [(f"lpps-{fw}", ("score-fixtures", "lpps.mrp"), fw) for fw in ("dm", "psd", "eds", "ucca", "amr")]
+
+
+def mtool_values(stdout: str) -> list[str]:
+    """The 22 values ``mtool --analyze`` prints (spaces inside a cell removed)."""
+    return [line.split("\t")[2].strip().replace(" ", "") for line in stdout.splitlines() if line.startswith("(")]
+
+
+def analyze_suite(repeat: int) -> None:
+    sys.path.insert(0, str(harness.ROOT / "src"))
+    from mrkit.report.analyze import ROWS, cell
+
+    mtool, python = os.environ.get("MTOOL_DIR"), os.environ.get("MTOOL_PYTHON")
+    print(f"{'input':<10} {'mrkit s':>8} {'mtool s':>8} {'speed-up':>9}  values equal")
+    for name, parts, fw in ANALYZE_CASES:
+        path = DATA.joinpath(*parts)
+        cmd = harness.mrkit("analyze", str(path), "--json", "--no-inverted", *(["--framework", fw] if fw else []))
+        r = harness.run(cmd, repeat, env=harness.mrkit_env(), check=True)
+        stats = json.loads(r.stdout)["frameworks"][fw or parts[1]]
+        ours = [cell(stats, key, kind).replace(" ", "") for _, key, kind in ROWS]
+        if mtool and python:
+            ref = harness.run([python, "main.py", "--read", "mrp", *(["--framework", fw] if fw else []),
+                               "--analyze", str(path)], repeat, cwd=mtool, check=True)
+            same = "yes" if mtool_values(ref.stdout) == ours else "NO"
+            print(f"{name:<10} {r.wall:>8.2f} {ref.wall:>8.2f} {ref.wall / r.wall:>8.1f}x  {same}")
+        else:
+            print(f"{name:<10} {r.wall:>8.2f} {'-':>8} {'-':>9}  (no mtool)")
+
+
+# ------------------------------------------------------------------ reading
+
+def read_suite(repeat: int) -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="bench_mrp_read."))
+    big = tmp / "lpps-x40.mrp"
+    lines = (DATA / "score-fixtures" / "lpps.mrp").read_text(encoding="utf-8").splitlines()
+    with open(big, "w", encoding="utf-8") as fh:
+        for k in range(40):
+            for line in lines:
+                g = json.loads(line)
+                g["id"] = f"{g['id']}-{k}"
+                fh.write(json.dumps(g, ensure_ascii=False) + "\n")
+    files = [DATA / "score-fixtures" / "lpps.mrp", DATA / "wsj-sample" / "eds" / "wsj.mrp", big]
+    code = ("import sys, time, warnings; warnings.simplefilter('ignore'); t = time.perf_counter(); "
+            "from mrkit.codecs.mrp import read_mrp, iter_mrp_json; a = time.perf_counter(); "
+            "n = sum(1 for _ in iter_mrp_json(sys.argv[1])); b = time.perf_counter(); "
+            "gs = read_mrp(sys.argv[1]); c = time.perf_counter(); print(len(gs), b - a, c - b)")
+    print(f"{'file':<16} {'MB':>6} {'graphs':>7}  {'JSON msgspec':>11} {'JSON stdlib':>11}  "
+          f"{'read msgspec':>11} {'read stdlib':>11}")
+    for path in files:
+        res = {}
+        for mode in ("msgspec", "stdlib"):
+            env = harness.mrkit_env(MRKIT_JSON=mode)
+            runs = [harness.run([sys.executable, "-c", code, str(path)], 1, env=env, check=True).stdout.split()
+                    for _ in range(max(1, repeat))]
+            n = int(runs[0][0])
+            res[mode] = (sorted(float(r[1]) for r in runs)[len(runs) // 2], sorted(float(r[2]) for r in runs)[len(runs) // 2])
+        mb = path.stat().st_size / 1e6
+        print(f"{path.name:<16} {mb:>6.1f} {n:>7}  {res['msgspec'][0]:>11.3f} {res['stdlib'][0]:>11.3f}  "
+              f"{res['msgspec'][1]:>11.3f} {res['stdlib'][1]:>11.3f}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=0, help="seed of the noisy copies (default 0)")
     ap.add_argument("-j", "--workers", type=int, default=1, help="mrkit worker processes (default 1)")
     ap.add_argument("--repeat", type=int, default=1, help="runs per tool; the median is shown (default 1)")
     ap.add_argument("--cases", help="comma-separated subset of: " + ", ".join(MTOOL_MEASURED))
+    ap.add_argument("--suite", choices=("score", "analyze", "read"), default="score",
+                    help="score: mrkit mrp vs mtool --score mrp (default); analyze: mrkit analyze vs "
+                         "mtool --analyze; read: MRP reading with msgspec vs the standard library")
     args = ap.parse_args()
     if not DATA.exists():
         print(f"shared data not found: {DATA}", file=sys.stderr)
         return 1
+    if args.suite == "analyze":
+        analyze_suite(args.repeat)
+        return 0
+    if args.suite == "read":
+        read_suite(args.repeat)
+        return 0
     tmp = Path(tempfile.mkdtemp(prefix="bench_mrp."))
     noisy_copy(DATA / "wsj-sample" / "eds" / "wsj.mrp", tmp / "eds.noisy.mrp", args.seed)
     noisy_copy(DATA / "wsj-sample" / "ucca" / "wsj.mrp", tmp / "ucca.noisy.mrp", args.seed)

@@ -1,6 +1,7 @@
-"""MRP JSON lines read through orjson give exactly what the standard library gives: the
-same graphs on every shared MRP file, the same graphs for JSON orjson refuses (NaN,
-integers beyond 64 bits, lone surrogates), and the same one-line errors."""
+"""MRP JSON lines read through msgspec give exactly what the standard library gives: the
+same graphs on every shared MRP file, the same graphs for JSON msgspec refuses (NaN,
+1e400, lone surrogates) or might read differently (integers beyond 64 bits), and the same
+one-line errors."""
 
 from __future__ import annotations
 
@@ -17,16 +18,7 @@ from mrkit.errors import InputError
 
 def _graphs(text: str, monkeypatch, fast: bool):
     if not fast:
-        import builtins
-
-        real = builtins.__import__
-
-        def no_orjson(name, *args, **kw):
-            if name == "orjson":
-                raise ImportError(name)
-            return real(name, *args, **kw)
-
-        monkeypatch.setattr(builtins, "__import__", no_orjson)
+        monkeypatch.setenv("MRKIT_JSON", "stdlib")
     try:
         return [(g.id, g.framework, g.text, g.tops, g.nodes, g.edges, g.extra) for g in mrp.loads_mrp(text, "t.mrp")]
     except InputError as exc:
@@ -35,12 +27,16 @@ def _graphs(text: str, monkeypatch, fast: bool):
         monkeypatch.undo()
 
 
-def test_orjson_is_used():
-    pytest.importorskip("orjson")
+def test_msgspec_is_used(monkeypatch):
+    pytest.importorskip("msgspec")
+    assert mrp._fast_loads() is not None
+    monkeypatch.setenv("MRKIT_JSON", "stdlib")
+    assert mrp._fast_loads() is None
 
 
 @pytest.mark.parametrize("text", [
     '{"id": "1", "nodes": [{"id": 0, "label": "a", "properties": ["x"], "values": [NaN]}]}\n',
+    '{"id": "1", "nodes": [{"id": 0, "label": "a", "properties": ["x", "y"], "values": [1e400, -0.0]}]}\n',
     '{"id": "1", "nodes": [{"id": 0, "label": "a", "properties": ["x"], "values": [123456789012345678901234567890]}]}\n',
     '{"id": "1", "input": "\\ud800 lone", "nodes": []}\n',
     '\n  \n{"id": 7, "tops": [0], "nodes": [{"id": 0, "label": 1.5e3}]}\n\n',
@@ -50,14 +46,14 @@ def test_orjson_is_used():
     '\ufeff{"id": "1"}\n',
 ])
 def test_same_as_the_standard_library(text, monkeypatch):
-    pytest.importorskip("orjson")
+    pytest.importorskip("msgspec")
     assert _graphs(text, monkeypatch, True) == _graphs(text, monkeypatch, False)
 
 
 @pytest.mark.parametrize("parts", [("score-fixtures", "lpps.mrp"), ("wsj-sample", "ucca", "wsj.mrp"),
                                    ("tupa-test-files", "isi.mrp"), ("validate", "eds.wsj.invalid.mrp")])
 def test_shared_files_read_the_same(parts, monkeypatch):
-    pytest.importorskip("orjson")
+    pytest.importorskip("msgspec")
     text = shared_path("mrp", *parts).read_text(encoding="utf-8")
     import warnings
 

@@ -47,7 +47,7 @@ def run(args) -> int:
     from ..codecs.registry import READ_FORMATS
     from ..errors import InputError
     from ..pipeline.analyze import analyze_graphs
-    from ..pipeline.mrp import read_side
+    from ..pipeline.read import read_side
     from ..pipeline.select import select_graphs
     from .selection import selection_of
 

@@ -80,6 +80,8 @@ class _Where:
 def _pairs(obj: dict, names_key: str, values_key: str, where: _Where, what: str) -> list[Property]:
     names = obj.get(names_key) or []
     values = obj.get(values_key) or []
+    if not names and not values:
+        return []
     if not isinstance(names, list) or not isinstance(values, list):
         raise where.error(f"{what}: {names_key!r} and {values_key!r} must be lists")
     if len(names) != len(values):
@@ -131,6 +133,10 @@ def _private(obj: dict, keys: tuple[str, ...]) -> dict:
 
 
 def _anchor(raw: Any, where: _Where, what: str) -> Anchor:
+    if raw.__class__ is dict:  # the common case: two plain integers (bool is not int here)
+        start, end = raw.get("from"), raw.get("to")
+        if start.__class__ is int and end.__class__ is int:
+            return Anchor(start, end)
     if (not isinstance(raw, dict) or not isinstance(raw.get("from"), int)
             or not isinstance(raw.get("to"), int) or isinstance(raw.get("from"), bool)
             or isinstance(raw.get("to"), bool)):
@@ -270,7 +276,6 @@ def graph_from_json(obj: Any, file: str | None = None, line: int | None = None,
 
 
 _ID = re.compile(r'"id"\s*:\s*"?([^",}\s]+)')
-_LONG_DIGITS = re.compile(r"\d{19}").search
 
 
 def iter_mrp_json(source: str | os.PathLike | IO[str], name: str | None = None
@@ -316,26 +321,35 @@ def _open_text(path: Path, label: str) -> IO[str]:
     return open(path, encoding="utf-8")
 
 
-def _json_lines(lines: Iterable[str], label: str) -> Iterator[tuple[int, Any, str]]:
-    """Decode each line with orjson (compiled); a line orjson refuses is decoded again with
-    the standard library, which reads what orjson does not (``NaN``, lone surrogate
-    escapes) and words the errors, and so is a line with a run of 19 digits or more
-    (orjson would turn an integer beyond 64 bits into a float): results and messages never
-    depend on orjson being there."""
+def _fast_loads():
+    """msgspec's JSON decoder, or None when it is not installed or ``MRKIT_JSON=stdlib``
+    asks for the standard library alone (benchmarks; the results are the same)."""
+    if os.environ.get("MRKIT_JSON", "").lower() == "stdlib":
+        return None
     try:
-        from orjson import loads as fast
+        import msgspec
     except ImportError:  # not installed: the standard library alone gives the same results
-        fast = None
+        return None
+    return msgspec.json.Decoder().decode
+
+
+def _json_lines(lines: Iterable[str], label: str) -> Iterator[tuple[int, Any, str]]:
+    """Decode each line with msgspec (compiled; integers of any size stay exact); a line it
+    refuses is decoded again with the standard library, which reads what msgspec does not
+    (``NaN``, ``1e400``, lone surrogate escapes) and words the errors: results and messages
+    never depend on msgspec being there.  (orjson was measured too: it turns integers
+    beyond 64 bits into floats, and the scan that guards against it cost more than it saved.)"""
+    fast = _fast_loads()
     decoder = json.JSONDecoder()
     lineno = 0
     try:
         for lineno, line in enumerate(lines, 1):
-            if fast is not None and not _LONG_DIGITS(line):  # orjson reads long integers as floats
+            if fast is not None:
                 try:
                     obj = fast(line)
                 except Exception:
                     pass
-                else:  # (orjson refuses blank lines: they go below and are skipped)
+                else:  # (msgspec refuses blank lines: they go below and are skipped)
                     yield lineno, obj, label
                     continue
             text = line.strip()

@@ -16,18 +16,14 @@ gold order.
 
 from __future__ import annotations
 
-import io
 import math
-import sys
-import warnings
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from ..aggregate.corpus import Collector, CorpusResult
 from ..aggregate.resampling import prf_reduce
 from ..align import AlignConfig
-from ..codecs.registry import READ_FORMATS, guess_format, read_graphs, sniff_text
-from ..errors import MrkitError
+from ..codecs.registry import READ_FORMATS, sniff_text
 from ..metrics.mrp.frameworks import FrameworkTotals, framework_pair
 from ..metrics.mrp.mrp import GraphScore, MRPResult, pair_graphs, score_graph, select_frameworks
 from ..model.graph import Graph
@@ -41,40 +37,7 @@ FORMATS = READ_FORMATS
 # ------------------------------------------------------------------ reading
 
 sniff = sniff_text  # the registry's content sniffing (kept under this name for one release)
-
-
-def read_side(path: str, fmt: str | None = None, texts: dict[str, str] | None = None,
-              warn: Callable[[str], None] | None = None) -> list[Graph]:
-    """The graphs of one input: ``path`` (``-`` is stdin) in format ``fmt`` (default:
-    guessed from the suffix, else the content, else MRP).  Reader warnings (e.g. the
-    deprecated edge key ``properties``) go to ``warn``."""
-    source: object = path
-    if path == "-":
-        data = sys.stdin.read()
-        fmt = fmt or sniff(data) or "mrp"
-        if fmt == "ucca":
-            raise MrkitError("UCCA XML cannot be read from stdin: give a file, directory or list")
-        source = io.StringIO(data)
-        source.name = "<stdin>"  # type: ignore[attr-defined]
-    elif fmt is None:
-        fmt = guess_format(path)
-        if fmt is None or path.lower().endswith((".txt", ".jsonl")):
-            fmt = _sniff_file(path) or fmt or "mrp"
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        graphs = read_graphs(source, fmt, texts=texts)  # type: ignore[arg-type]
-    for w in caught:
-        if warn is not None:
-            warn(str(w.message))
-    return graphs
-
-
-def _sniff_file(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return sniff(fh.read(65536))
-    except OSError:
-        return None  # the reader names the file and the reason
+from .read import _sniff_file, read_side  # noqa: E402  (light: no engine; kept here for callers)
 
 
 def pairs_of(golds: Sequence[Graph], systems: Sequence[Graph], frameworks: Iterable[str] | None = None

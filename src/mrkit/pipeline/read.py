@@ -1,0 +1,51 @@
+"""Reading one input of the graph commands (``mrkit mrp``, ``mrkit analyze``): light,
+with no engine, numpy or metric behind it, so that a command that only reads pays
+nothing else at start-up."""
+
+from __future__ import annotations
+
+import io
+import sys
+import warnings
+from typing import Callable
+
+from ..codecs.registry import guess_format, read_graphs, sniff_text as sniff
+from ..errors import MrkitError
+from ..model.graph import Graph
+
+
+def read_side(path: str, fmt: str | None = None, texts: dict[str, str] | None = None,
+              warn: Callable[[str], None] | None = None) -> list[Graph]:
+    """The graphs of one input: ``path`` (``-`` is stdin) in format ``fmt`` (default:
+    guessed from the suffix, else the content, else MRP).  Reader warnings (e.g. the
+    deprecated edge key ``properties``) go to ``warn``."""
+    source: object = path
+    if path == "-":
+        data = sys.stdin.read()
+        fmt = fmt or sniff(data) or "mrp"
+        if fmt == "ucca":
+            raise MrkitError("UCCA XML cannot be read from stdin: give a file, directory or list")
+        source = io.StringIO(data)
+        source.name = "<stdin>"  # type: ignore[attr-defined]
+    elif fmt is None:
+        fmt = guess_format(path)
+        if fmt is None or path.lower().endswith((".txt", ".jsonl")):
+            fmt = _sniff_file(path) or fmt or "mrp"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        graphs = read_graphs(source, fmt, texts=texts)  # type: ignore[arg-type]
+    for w in caught:
+        if warn is not None:
+            warn(str(w.message))
+    return graphs
+
+
+def _sniff_file(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return sniff(fh.read(65536))
+    except OSError:
+        return None  # the reader names the file and the reason
+
+
+__all__ = ["read_side"]
