@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import (add_engine_options, add_executor_options, add_format_option, add_output_options,
+from .common import (add_engine_options, emit, add_executor_options, add_format_option, add_output_options,
                      add_stats_options, check_stats, emit_result, engine_config, executor_of, progress_bar,
                      report_format, split_formats, statistics)
 
@@ -22,7 +22,8 @@ printed beside it (JSON: cross_framework).
 
 Inputs are MRP or a native format mrkit converts (amr: PENMAN, sdp: DM/PSD, eds, ucca: XML
 file, directory or list), given by --format or guessed from the suffix and content; '-'
-reads stdin; an MRP file may be inside .gz or .zip (one .mrp entry).  --id, --ids-file and
+reads stdin.  --errors OUT draws every imperfect pair as Graphviz DOT; --per-graph --json
+includes each graph's node correspondence (gold node -> system node).  An MRP file may be inside .gz or .zip (one .mrp entry).  --id, --ids-file and
 --limit N select gold graphs (and the system graphs paired with them).  --bootstrap N adds confidence intervals, --against SYSTEM_B compares a
 second system on the same gold graphs (paired bootstrap, approximate randomization).
 """
@@ -42,6 +43,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--per-graph", "--per-pair", dest="per_graph", action="store_true",
                    help="also report every graph (one row per graph with --format tsv|csv)")
     p.add_argument("--mrp-only", action="store_true", help="skip the framework-specific metrics")
+    p.add_argument("--errors", metavar="OUT",
+                   help="write every graph pair that is not perfect as Graphviz DOT (gold and system side by "
+                        "side; matched nodes and edges green, differing nodes orange, missing and extra red, "
+                        "under the certified node correspondence); render with e.g. dot -Tsvg -O OUT")
     p.add_argument("--text", metavar="FILE",
                    help="raw sentences ('id<TAB>text' lines) to anchor native sdp, eds and ucca inputs")
     from .selection import add_selection_options
@@ -68,6 +73,10 @@ def run(args) -> int:
     report_format(args)
     check_stats(args)
     selection = selection_of(args)
+    if args.errors:
+        from ..codecs._files import check_writable
+
+        check_writable(args.errors)
     if args.gold == "-" and args.system == "-" or args.against == "-" and "-" in (args.gold, args.system):
         raise MrkitError("stdin ('-') can be read only once")
     texts = None
@@ -98,7 +107,7 @@ def run(args) -> int:
         with progress_bar(len(pairs), "mrp") as tick:
             scored = score_pairs(pairs, config, executor, framework_metrics=not args.mrp_only,
                                  keep_records=args.per_graph and fmt != "text", unpaired_system=unpaired,
-                                 progress=tick)
+                                 progress=tick, keep_mapping=bool(args.errors) or (args.per_graph and fmt == "json"))
 
         def score_against(path: str):
             other = select_pairs_sides(golds, read_side(path, args.input_format, texts, warn), selection)[1]
@@ -109,6 +118,10 @@ def run(args) -> int:
         ci, against = statistics(args, scored.result, score_against)
     text = [] if fmt != "text" else format_report(scored.mrp, scored.framework_metrics, args.digits,
                                                   args.per_graph).split("\n")
+    if args.errors:
+        from ..report.mrp_errors import errors_dot
+
+        emit(errors_dot(pairs, scored.mrp.graphs) or "// every graph pair is perfect\n", args.errors)
     emit_result(args, scored.result, {"gold": args.gold, "system": args.system}, text, ci, against,
                 per_pair=args.per_graph)
     return 0

@@ -54,12 +54,14 @@ def pairs_of(golds: Sequence[Graph], systems: Sequence[Graph], frameworks: Itera
 
 def _score_chunk(task: tuple) -> list[tuple[GraphScore, tuple | None]]:
     """Module-level (a process executor sends it to its workers): the MRP score of every
-    pair of a chunk, without its node mapping, and its framework metric if asked."""
-    pairs, config, framework_metrics = task
+    pair of a chunk (with its node correspondence only if asked), and its framework metric
+    if asked."""
+    pairs, config, framework_metrics, keep_mapping = task
     out = []
     for gold, system in pairs:
         gs = score_graph(gold, system, config)
-        gs.mapping = {}
+        if not keep_mapping:
+            gs.mapping = {}
         gs.seconds = 0.0
         out.append((gs, framework_pair(gold, system, config) if framework_metrics else None))
     return out
@@ -67,10 +69,13 @@ def _score_chunk(task: tuple) -> list[tuple[GraphScore, tuple | None]]:
 
 def record(gs: GraphScore) -> dict:
     """A pair's record: its counts of all tuples (``gold``, ``system``, ``matched``), then
-    what ``--per-graph`` reported per graph."""
+    what ``--per-graph`` reported per graph, and the node correspondence when it was kept."""
     a = gs.all
-    return {"framework": gs.framework, "id": gs.id, "gold": a.g, "system": a.s, "matched": a.c,
-            **{k: v for k, v in gs.to_dict().items() if k not in ("framework", "id")}}
+    rec = {"framework": gs.framework, "id": gs.id, "gold": a.g, "system": a.s, "matched": a.c,
+           **{k: v for k, v in gs.to_dict().items() if k not in ("framework", "id")}}
+    if gs.mapping:  # kept: gold node id -> system node id (None: unmatched), certified as the score
+        rec["correspondence"] = dict(gs.mapping)
+    return rec
 
 
 @dataclass
@@ -90,18 +95,19 @@ def chunk_size(n: int, workers: int) -> int:
 
 def score_pairs(pairs: Sequence[tuple[Graph, Graph | None]], config: AlignConfig, executor,
                 *, framework_metrics: bool = True, keep_records: bool = False, unpaired_system: int = 0,
-                progress: Callable[[int], None] | None = None) -> MRPCorpus:
+                progress: Callable[[int], None] | None = None, keep_mapping: bool = False) -> MRPCorpus:
     """Score (gold, system) pairs through ``executor`` (:mod:`mrkit.runtime.executor`).
 
     The corpus result's summary is the MRP score over all tuples of all pairs (micro over
     frameworks); its detail holds ``overall``, ``frameworks`` (per-framework tables),
     ``unpaired_system`` and, with ``framework_metrics``, ``framework_metrics``.  Ids are
-    the graph ids (the framework is in each record)."""
+    the graph ids (the framework is in each record).  ``keep_mapping``: keep every pair's
+    node correspondence (``GraphScore.mapping``, and ``correspondence`` in its record)."""
     collector = Collector("mrp", prf_reduce, 3, certified=True, keep_records=keep_records)
     graphs: list[GraphScore] = []
     totals = FrameworkTotals()
     size = chunk_size(len(pairs), getattr(executor, "workers", 1))
-    tasks = ((chunk, config, framework_metrics) for chunk in chunked(pairs, size))
+    tasks = ((chunk, config, framework_metrics, keep_mapping) for chunk in chunked(pairs, size))
     for out in executor.map(_score_chunk, tasks):
         for gs, fw in out:
             graphs.append(gs)
