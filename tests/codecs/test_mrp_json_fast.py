@@ -16,20 +16,32 @@ import mrkit.codecs.mrp as mrp
 from mrkit.errors import InputError
 
 
-def _graphs(text: str, monkeypatch, fast: bool):
+def _graphs(text: str, monkeypatch, fast: bool, tmp_path):
+    path = tmp_path / "t.mrp"
+    path.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(mrp, "FAST_MIN_BYTES", 0)  # every file through msgspec
     if not fast:
         monkeypatch.setenv("MRKIT_JSON", "stdlib")
     try:
-        return [(g.id, g.framework, g.text, g.tops, g.nodes, g.edges, g.extra) for g in mrp.loads_mrp(text, "t.mrp")]
+        return [(g.id, g.framework, g.text, g.tops, g.nodes, g.edges, g.extra) for g in mrp.read_mrp(path)]
     except InputError as exc:
         return str(exc)
     finally:
         monkeypatch.undo()
 
 
-def test_msgspec_is_used(monkeypatch):
+def test_msgspec_is_used(monkeypatch, tmp_path):
     pytest.importorskip("msgspec")
     assert mrp._fast_loads() is not None
+    seen = []
+    monkeypatch.setattr(mrp, "_json_lines", lambda lines, label, fast=None: seen.append(fast) or iter(()))
+    small = tmp_path / "small.mrp"
+    small.write_text("{}\n")
+    list(mrp.iter_mrp_json(small))
+    assert seen == [None]  # a small file: the standard library (importing msgspec would cost more)
+    monkeypatch.setattr(mrp, "FAST_MIN_BYTES", 1)
+    list(mrp.iter_mrp_json(small))
+    assert seen[1] is not None
     monkeypatch.setenv("MRKIT_JSON", "stdlib")
     assert mrp._fast_loads() is None
 
@@ -45,18 +57,18 @@ def test_msgspec_is_used(monkeypatch):
     '[1, 2]\n',
     '\ufeff{"id": "1"}\n',
 ])
-def test_same_as_the_standard_library(text, monkeypatch):
+def test_same_as_the_standard_library(text, monkeypatch, tmp_path):
     pytest.importorskip("msgspec")
-    assert _graphs(text, monkeypatch, True) == _graphs(text, monkeypatch, False)
+    assert _graphs(text, monkeypatch, True, tmp_path) == _graphs(text, monkeypatch, False, tmp_path)
 
 
 @pytest.mark.parametrize("parts", [("score-fixtures", "lpps.mrp"), ("wsj-sample", "ucca", "wsj.mrp"),
                                    ("tupa-test-files", "isi.mrp"), ("validate", "eds.wsj.invalid.mrp")])
-def test_shared_files_read_the_same(parts, monkeypatch):
+def test_shared_files_read_the_same(parts, monkeypatch, tmp_path):
     pytest.importorskip("msgspec")
     text = shared_path("mrp", *parts).read_text(encoding="utf-8")
     import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert _graphs(text, monkeypatch, True) == _graphs(text, monkeypatch, False)
+        assert _graphs(text, monkeypatch, True, tmp_path) == _graphs(text, monkeypatch, False, tmp_path)
