@@ -25,7 +25,9 @@ file, directory or list), given by --format or guessed from the suffix and conte
 reads stdin.  --errors OUT draws every imperfect pair as Graphviz DOT; --per-graph --json
 includes each graph's node correspondence (gold node -> system node).  An MRP file may be inside .gz or .zip (one .mrp entry).  --id, --ids-file and
 --limit N select gold graphs (and the system graphs paired with them).  --bootstrap N adds confidence intervals, --against SYSTEM_B compares a
-second system on the same gold graphs (paired bootstrap, approximate randomization).
+second system on the same gold graphs (paired bootstrap, approximate randomization); the
+framework metrics get the same on their headline measure (SDP labeled, EDM all, UCCA
+labeled primary, Smatch).
 """
 
 TYPES = ("tops", "labels", "properties", "anchors", "edges", "attributes", "all")
@@ -109,15 +111,25 @@ def run(args) -> int:
                                  keep_records=args.per_graph and fmt != "text", unpaired_system=unpaired,
                                  progress=tick, keep_mapping=bool(args.errors) or (args.per_graph and fmt == "json"))
 
+        other_fw: dict = {}
+
         def score_against(path: str):
             other = select_pairs_sides(golds, read_side(path, args.input_format, texts, warn), selection)[1]
             pairs_b, unpaired_b = pairs_of(golds, other, frameworks)
-            return score_pairs(pairs_b, config, executor, framework_metrics=False,
-                               unpaired_system=unpaired_b).result
+            b = score_pairs(pairs_b, config, executor, framework_metrics=not args.mrp_only,
+                            unpaired_system=unpaired_b)
+            other_fw.update(b.framework_results)
+            return b.result
 
         ci, against = statistics(args, scored.result, score_against)
+        fw_stats = _framework_statistics(args, scored.framework_results, other_fw)
     text = [] if fmt != "text" else format_report(scored.mrp, scored.framework_metrics, args.digits,
                                                   args.per_graph).split("\n")
+    if fw_stats:
+        if fmt == "json":
+            scored.result.detail["framework_statistics"] = fw_stats
+        elif fmt == "text":
+            text += _framework_statistics_lines(fw_stats, args.digits)
     if args.errors:
         from ..report.mrp_errors import errors_dot
 
@@ -125,6 +137,44 @@ def run(args) -> int:
     emit_result(args, scored.result, {"gold": args.gold, "system": args.system}, text, ci, against,
                 per_pair=args.per_graph)
     return 0
+
+
+def _framework_statistics(args, results: dict, others: dict) -> dict:
+    """``--bootstrap`` intervals and the ``--against`` comparison of each framework metric
+    (its headline measure), exactly as for the MRP score."""
+    from ..metrics.mrp.frameworks import HEADLINE
+
+    samples, seed, level = args.bootstrap, args.stats_seed, args.confidence
+    if not samples and not args.against:
+        return {}
+    out = {}
+    for fw, res in results.items():
+        entry: dict = {"metric": res.metric, "measure": HEADLINE[res.metric], "summary": res.summary()}
+        if samples:
+            entry["intervals"] = res.bootstrap(samples, seed, level)
+        if args.against and fw in others:
+            try:
+                entry["against"] = {"summary": others[fw].summary(),
+                                    "tests": res.compare(others[fw], samples or 1000, seed, level)}
+            except ValueError as exc:
+                entry["against"] = {"error": str(exc)}
+        out[fw] = entry
+    return out
+
+
+def _framework_statistics_lines(stats: dict, d: int) -> list[str]:
+    lines = [""]
+    for fw, e in stats.items():
+        head = f"{e['metric'].upper()} {fw} ({e['measure']}): F {e['summary']['f1']:.{d}f}"
+        if "intervals" in e:
+            lo, hi = e["intervals"]["f1"]
+            head += f"  [{lo:.{d}f}, {hi:.{d}f}]"
+        lines.append(head)
+        t = e.get("against", {}).get("tests", {}).get("f1")
+        if t:
+            lines.append(f"  vs --against: difference {t['difference']:+.{d}f}, p (randomization) "
+                         f"{t['p_randomization']:.{d}f}, p (bootstrap) {t['p_bootstrap']:.{d}f}")
+    return lines
 
 
 def _row(name: str, c: dict, d: int) -> str:

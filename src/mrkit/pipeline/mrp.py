@@ -24,7 +24,7 @@ from ..aggregate.corpus import Collector, CorpusResult
 from ..aggregate.resampling import prf_reduce
 from ..align import AlignConfig
 from ..codecs.registry import READ_FORMATS, sniff_text
-from ..metrics.mrp.frameworks import FrameworkTotals, framework_pair
+from ..metrics.mrp.frameworks import FrameworkTotals, framework_pair, headline_row
 from ..metrics.mrp.mrp import GraphScore, MRPResult, pair_graphs, score_graph, select_frameworks
 from ..model.graph import Graph
 from ..runtime.executor import PARALLEL_MIN_PAIRS  # the one threshold (re-exported for cli/mrp)
@@ -86,6 +86,9 @@ class MRPCorpus:
     result: CorpusResult
     mrp: MRPResult
     framework_metrics: dict = field(default_factory=dict)
+    framework_results: dict = field(default_factory=dict)
+    """framework -> :class:`CorpusResult` of its framework metric's headline measure
+    (:data:`mrkit.metrics.mrp.frameworks.HEADLINE`), for ``--bootstrap`` / ``--against``."""
 
 
 def chunk_size(n: int, workers: int) -> int:
@@ -108,10 +111,17 @@ def score_pairs(pairs: Sequence[tuple[Graph, Graph | None]], config: AlignConfig
     totals = FrameworkTotals()
     size = chunk_size(len(pairs), getattr(executor, "workers", 1))
     tasks = ((chunk, config, framework_metrics, keep_mapping) for chunk in chunked(pairs, size))
+    per_fw: dict[str, Collector] = {}
     for out in executor.map(_score_chunk, tasks):
         for gs, fw in out:
             graphs.append(gs)
             totals.add(fw)
+            head = headline_row(fw)
+            if head is not None:
+                name, metric, row = head
+                if name not in per_fw:
+                    per_fw[name] = Collector(metric, prf_reduce, 3)
+                per_fw[name].add(gs.id, row)
             collector.add(gs.id, gs.all.row(), gs.certified, record(gs) if keep_records else None)
         if progress:
             progress(len(out))
@@ -120,7 +130,7 @@ def score_pairs(pairs: Sequence[tuple[Graph, Graph | None]], config: AlignConfig
     detail = {k: v for k, v in mrp.to_dict().items()}
     if extra:
         detail["framework_metrics"] = extra
-    return MRPCorpus(collector.result(detail), mrp, extra)
+    return MRPCorpus(collector.result(detail), mrp, extra, {k: c.result() for k, c in per_fw.items()})
 
 
 def score_graphs(golds: Sequence[Graph], systems: Sequence[Graph], config: AlignConfig = AlignConfig(),

@@ -72,6 +72,29 @@ def framework_pair(gold: Graph, system: Graph | None, config: AlignConfig = Alig
     return gold.framework or "", name, pair_counts(sets(gold, system))
 
 
+HEADLINE = {"sdp": "labeled", "edm": "all", "ucca": "labeled primary", "smatch": "smatch"}
+"""The measure of each framework metric that ``--bootstrap`` / ``--against`` resample."""
+
+
+def headline_row(item: tuple | None) -> tuple[str, str, tuple[float, float, float]] | None:
+    """``(framework, metric, (matched, gold, system))`` of one pair's framework metric
+    (:func:`framework_pair`) in its headline measure (:data:`HEADLINE`): SDP labeled, EDM
+    over all its tuple types, UCCA labeled primary, Smatch; a row
+    :func:`~mrkit.aggregate.resampling.prf_reduce` sums."""
+    if item is None:
+        return None
+    fw, name, payload = item
+    if name == "smatch":
+        return fw, name, (payload.matched, payload.gold, payload.system)
+    if HEADLINE[name] == "all":
+        from ...aggregate.counts import Counts
+
+        c = Counts.total(c for c, _same in payload.values())
+    else:
+        c = payload[HEADLINE[name]][0]
+    return fw, name, (c.c, c.g, c.s)
+
+
 class FrameworkTotals:
     """The framework metrics summed as pairs stream past (frameworks in order of first
     appearance); :meth:`report` gives ``{framework: report of its metric}``."""
