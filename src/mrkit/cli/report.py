@@ -1,0 +1,100 @@
+"""``mrkit report GOLD SYSTEM [SYSTEM ...] -o report.html``: one self-contained HTML page of an evaluation."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..errors import MrkitError
+from ..pipeline.amr import AMR_FORMATS
+from .common import add_engine_options, add_executor_options, check_stats, emit, engine_config, executor_of
+
+HELP = """\
+Score one or more system files against a gold file and write one self-contained HTML page
+(no network: style, script and pictures are inside) that shows where each system goes
+wrong: the headline table (Smatch micro/macro with bootstrap intervals, certified share,
+and with two or more systems the paired differences against the first with their
+p-values), charts (score distribution, score against sentence length, F1 per triple type,
+a per-sentence scatter of two systems), a sortable, filterable table of the pairs and, for
+any pair, the pair view: gold and system side by side under the certified alignment, as
+PENMAN text and as a drawn graph, matched and unmatched triples marked, and the variable
+mapping. The footer holds the exact command, mrkit's version and the inputs' sha256.
+
+Files are sentence AMR as PENMAN or MRP (guessed, or --format amr|mrp), paired in order.
+The page is the same bytes for the same inputs and options.
+"""
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("report", help="an HTML report of an evaluation, with every pair's alignment",
+                       description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("gold", help="gold file (PENMAN or MRP)")
+    p.add_argument("systems", nargs="+", metavar="SYSTEM", help="system files, graphs paired in order with the gold file")
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="the HTML file to write (atomically; '-' is stdout; checked before any work)")
+    p.add_argument("--names", help="comma-separated system names (default: the file names without suffix)")
+    p.add_argument("--format", choices=AMR_FORMATS, dest="input_format",
+                   help="input format (default: guessed from suffix and content)")
+    g = p.add_argument_group("statistics")
+    g.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                   help="bootstrap resamples of the pairs for the intervals and paired tests (default 1000; 0: none)")
+    g.add_argument("--confidence", type=float, default=0.95, metavar="LEVEL",
+                   help="confidence level of the intervals (default 0.95)")
+    g.add_argument("--stats-seed", type=int, default=0, metavar="S",
+                   help="seed of the bootstrap and randomization draws (default 0)")
+    add_engine_options(p)
+    add_executor_options(p)
+    return p
+
+
+def names_of(paths: list[str], names: str | None) -> list[str]:
+    """``--names`` split, or the file names without suffix (made distinct)."""
+    if names:
+        out = [n.strip() for n in names.split(",")]
+        if len(out) != len(paths):
+            raise MrkitError(f"--names lists {len(out)} names for {len(paths)} system files")
+        if len(set(out)) != len(out) or not all(out):
+            raise MrkitError("--names must be distinct and not empty")
+        return out
+    out: list[str] = []
+    for path in paths:
+        base = Path(path).stem or path
+        name, k = base, 2
+        while name in out:
+            name, k = f"{base}-{k}", k + 1
+        out.append(name)
+    return out
+
+
+def command_args(args) -> list[str]:
+    """The command's arguments as given (defaults left out), for the page's footer."""
+    out = [args.gold, *args.systems, "-o", args.output]
+    if args.names:
+        out += ["--names", args.names]
+    if args.input_format:
+        out += ["--format", args.input_format]
+    defaults = {"bootstrap": 1000, "confidence": 0.95, "stats_seed": 0, "seed": 0, "restarts": 4,
+                "time_limit": 10.0}
+    for key, default in defaults.items():
+        if getattr(args, key) != default:
+            out += [f"--{key.replace('_', '-')}", f"{getattr(args, key):g}"]
+    for flag in ("exact", "no_ilp"):
+        if getattr(args, flag):
+            out.append(f"--{flag.replace('_', '-')}")
+    return ["report", *out]
+
+
+def run(args) -> int:
+    from ..pipeline.amr import parallel_worth_it
+    from ..pipeline.inspect import amr_study
+    from ..report.html.amr import headline_stats, render_amr
+    from ..report.html.page import command_line
+
+    check_stats(args)
+    names = names_of(args.systems, args.names)
+    with executor_of(args, parallel_worth_it(args.gold)) as executor:
+        study = amr_study(args.gold, args.systems, names, config=engine_config(args), executor=executor,
+                          format=args.input_format)
+    stats = headline_stats(study, args.bootstrap, args.stats_seed, args.confidence)
+    emit(render_amr(study, stats, command_line(command_args(args))), args.output)
+    return 0
