@@ -1,0 +1,113 @@
+"""The HTML report: self-contained, deterministic, its data and footer right."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+import pytest
+from conftest import run_mrkit
+
+GOLD = """# ::id s1
+# ::snt The boy wants to go .
+(a / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b :polarity -))
+
+# ::id s2
+# ::snt A </script><script>alert(1)</script> test .
+(t / test-01 :mod (x / small))
+"""
+SYS_A = """(w / want-01 :ARG0 (x / girl) :ARG1 (y / go-02 :ARG0-of w))
+
+(t / test-01 :mod (x / small))
+"""
+SYS_B = """(w / want-01 :ARG0 (x / boy) :ARG1 (y / go-02 :ARG0 x :polarity -))
+
+(t / test-02)
+"""
+
+
+@pytest.fixture
+def files(tmp_path):
+    for name, text in (("gold.amr", GOLD), ("a.amr", SYS_A), ("b.amr", SYS_B)):
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def _data(html: str) -> dict:
+    m = re.search(r'<script type="application/json" id="mrkit-data">(.*?)</script>', html, re.S)
+    return json.loads(m.group(1))
+
+
+def test_report_is_self_contained_and_deterministic(files):
+    out1, out2 = files / "r1.html", files / "r2.html"
+    for out in (out1, out2):
+        proc = run_mrkit("report", str(files / "gold.amr"), str(files / "a.amr"), str(files / "b.amr"),
+                         "-o", str(out), "--bootstrap", "200")
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout == "" and proc.stderr == ""
+    html = out1.read_text()
+    # same command, same bytes (but the -o path, written in the footer's command)
+    assert html == out2.read_text().replace(str(out2), str(out1))
+    # nothing to fetch: no external URL but the SVG namespace, no src/href to files
+    urls = set(re.findall(r"https?://[^\s\"'<>)]+", html))
+    assert urls <= {"http://www.w3.org/2000/svg"}
+    assert not re.search(r'\ssrc="(?!data:)', html)
+    assert not re.search(r'<link[^>]*href="(?!data:)', html)
+    # the sentence holding </script> cannot end the data element early
+    assert "</script><script>alert" not in html
+    d = _data(html)
+    assert d["names"] == ["a", "b"]
+    assert [p["id"] for p in d["pairs"]] == ["s1", "s2"]
+    assert d["pairs"][1]["snt"] == "A </script><script>alert(1)</script> test ."
+    # pair 1 against a (hand count, as tests/pipeline/test_inspect.py): 5 of 8 gold triples, 7 system
+    assert d["pairs"][0]["sc"][0][:4] == [5, 8, 7, 1]
+    # against b: a->w b->x g->y: everything matches (8 of 8 and 8)
+    assert d["pairs"][0]["sc"][1][:4] == [8, 8, 8, 1]
+    # the footer: command, version, input checksums
+    from mrkit import __version__
+
+    assert f"mrkit {__version__}" in html
+    assert f"mrkit report {files / 'gold.amr'} {files / 'a.amr'} {files / 'b.amr'} -o {out1} --bootstrap 200" in html
+    for name in ("gold.amr", "a.amr", "b.amr"):
+        assert "sha256:" + hashlib.sha256((files / name).read_bytes()).hexdigest() in html
+
+
+def test_headline_numbers(files):
+    out = files / "r.html"
+    assert run_mrkit("report", str(files / "gold.amr"), str(files / "a.amr"), str(files / "b.amr"),
+                     "-o", str(out), "--names", "first,second").returncode == 0
+    html = out.read_text()
+    # a: matched 5 + 4 = 9 (pair 2: test-01, x/small, :mod, top all match: 4 of 4), gold 8 + 4 = 12,
+    # system 7 + 4 = 11: P 9/11 = 0.8182, R 9/12 = 0.7500, F1 18/23 = 0.7826
+    assert all(x in html for x in ("0.8182", "0.7500", "0.7826"))
+    # b: pair 1 8/8/8; pair 2: test-02 vs test-01 and the top match (1 of 4 gold, 2 system):
+    # matched 9, gold 12, system 10: F1 18/22 = 0.8182; macro (1 + 2/6) / 2 = 0.6667
+    assert "0.6667" in html
+    assert "&Delta;F1 vs first" in html and ">second<" in html
+
+
+def test_report_of_one_system(files):
+    out = files / "one.html"
+    proc = run_mrkit("report", str(files / "gold.amr"), str(files / "a.amr"), "-o", str(out), "--bootstrap", "0")
+    assert proc.returncode == 0, proc.stderr
+    html = out.read_text()
+    assert "Who wins where" not in html and "No bootstrap intervals" in html
+
+
+@pytest.mark.parametrize("case", ["counts", "malformed", "stdin", "names", "missing"])
+def test_bad_input_is_one_line_and_writes_nothing(files, case):
+    out = files / "out.html"
+    (files / "short.amr").write_text("(a / want-01)\n")
+    (files / "bad.amr").write_text("(a / want-01 :ARG0 (b / boy)\n\n(t / test)\n")
+    args = {"counts": [str(files / "gold.amr"), str(files / "short.amr")],
+            "malformed": [str(files / "gold.amr"), str(files / "bad.amr")],
+            "stdin": [str(files / "gold.amr"), "-"],
+            "names": [str(files / "gold.amr"), str(files / "a.amr"), "--names", "x,y"],
+            "missing": [str(files / "gold.amr"), str(files / "nope.amr")]}[case]
+    proc = run_mrkit("report", *args, "-o", str(out), input="")
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert len(proc.stderr.splitlines()) == 1 and proc.stderr.startswith("mrkit: "), proc.stderr
+    assert not out.exists()
+    assert {p.name for p in files.iterdir()} == {"gold.amr", "a.amr", "b.amr", "short.amr", "bad.amr"}
