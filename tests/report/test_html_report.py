@@ -68,7 +68,7 @@ def test_report_is_self_contained_and_deterministic(files):
     from mrkit import __version__
 
     assert f"mrkit {__version__}" in html
-    assert f"mrkit report {files / 'gold.amr'} {files / 'a.amr'} {files / 'b.amr'} -o {out1} --bootstrap 200" in html
+    assert f"mrkit report {files / 'gold.amr'} {files / 'a.amr'} {files / 'b.amr'} --output {out1} --bootstrap 200" in html
     for name in ("gold.amr", "a.amr", "b.amr"):
         assert "sha256:" + hashlib.sha256((files / name).read_bytes()).hexdigest() in html
 

@@ -66,22 +66,32 @@ def names_of(paths: list[str], names: str | None) -> list[str]:
     return out
 
 
-def command_args(args) -> list[str]:
-    """The command's arguments as given (defaults left out), for the page's footer."""
-    out = [args.gold, *args.systems, "-o", args.output]
-    if args.names:
-        out += ["--names", args.names]
-    if args.input_format:
-        out += ["--format", args.input_format]
-    defaults = {"bootstrap": 1000, "confidence": 0.95, "stats_seed": 0, "seed": 0, "restarts": 4,
-                "time_limit": 10.0}
-    for key, default in defaults.items():
-        if getattr(args, key) != default:
-            out += [f"--{key.replace('_', '-')}", f"{getattr(args, key):g}"]
-    for flag in ("exact", "no_ilp"):
-        if getattr(args, flag):
-            out.append(f"--{flag.replace('_', '-')}")
-    return ["report", *out]
+def given_args(args) -> list[str]:
+    """The arguments of ``args.command`` as parsed, in a canonical order (positionals, then
+    every option whose value is not its default), for a page's footer: running them again
+    makes the same page."""
+    from . import build_parser
+
+    parser = build_parser([args.command])
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    out, options = [args.command], []
+    for action in sub.choices[args.command]._actions:
+        if isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
+            continue
+        value = getattr(args, action.dest, None)
+        if not action.option_strings:
+            out += [str(v) for v in value] if isinstance(value, list) else ([] if value is None else [str(value)])
+            continue
+        if value == action.default or value is None:
+            continue
+        flag = next((o for o in action.option_strings if o.startswith("--")), action.option_strings[0])
+        if action.nargs == 0:
+            options.append(flag)
+        elif isinstance(value, (list, tuple)):
+            options += [flag, *(str(v) for v in value)]
+        else:
+            options += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+    return out + options
 
 
 def run(args) -> int:
@@ -96,5 +106,5 @@ def run(args) -> int:
         study = amr_study(args.gold, args.systems, names, config=engine_config(args), executor=executor,
                           format=args.input_format)
     stats = headline_stats(study, args.bootstrap, args.stats_seed, args.confidence)
-    emit(render_amr(study, stats, command_line(command_args(args))), args.output)
+    emit(render_amr(study, stats, command_line(given_args(args))), args.output)
     return 0

@@ -57,7 +57,8 @@ def page(title: str, subtitle: str, body: str, foot: str, data=None, script: boo
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              '<meta name="generator" content="mrkit">',
              '<link rel="icon" href="data:,">',
-             f"<title>{escape(title)}</title><style>{asset('report.css')}</style></head><body>",
+             f"<title>{escape(title)}</title><style>{asset('report.css')}</style></head>",
+             "<body>" if script else '<body class="static">',
              f'<header class="top"><h1>{escape(title)}</h1><p>{subtitle}</p></header><main>',
              body, "</main>", foot]
     if data is not None:

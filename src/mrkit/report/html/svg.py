@@ -29,7 +29,7 @@ def _n(x: float) -> str:
 
 
 def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
-    if hi <= lo:
+    if not hi - lo > 1e-9:
         hi = lo + 1
     step = 10 ** math.floor(math.log10((hi - lo) / n))
     for m in (1, 2, 2.5, 5, 10):
@@ -124,7 +124,7 @@ def scatter(series: Sequence[tuple[str, Sequence[float], Sequence[float]]], titl
     xs_all = [x for _, xs, _ in series for x in xs]
     if xrange is None:
         hi = max(xs_all, default=1)
-        xrange = (0, _ticks(0, hi)[-1] if hi > 0 else 1)
+        xrange = (0, _ticks(0, hi)[-1] if hi > 1e-9 else 1)
         if xrange[1] < hi:
             xrange = (0, hi)
     f = _Frame(xrange[0], xrange[1], yrange[0], yrange[1], xlabel, ylabel)
