@@ -73,3 +73,51 @@ def test_marks_add_up_to_smatchpp_counts_on_every_little_prince_pair(system):
     assert sum(c[0] for c in totals.values()) == ref["micro"]["match"]
     assert study.length_unit == "tokens"
     assert study.pairs[0]["id"] == "lpp_1943.646" and study.pairs[0]["len"] == 9
+
+
+def test_mrp_marks_by_hand():
+    from mrkit.model.graph import Anchor, Edge, Graph, Node, Property
+    from mrkit.pipeline.inspect import mrp_marks, mrp_view
+
+    text = "dogs bark"
+    gold = Graph(id="1", framework="dm", text=text, tops=["1"],
+                 nodes={"0": Node("0", "dog", [Property("num", "pl")], [Anchor(0, 4)]),
+                        "1": Node("1", "bark", [], [Anchor(5, 9)])},
+                 edges=[Edge("1", "0", "ARG1")])
+    system = Graph(id="1", framework="dm", text=text, tops=["1"],
+                   nodes={"0": Node("0", "bark", [], [Anchor(5, 9)]),
+                          "1": Node("1", "dog", [Property("num", "sg")], [Anchor(0, 3)])},
+                   edges=[Edge("0", "1", "ARG1")])
+    v = mrp_view(gold)
+    assert v["x"] == [[[0, 4]], [[5, 9]]] and v["txt"] == text and v["e"] == [[1, "ARG1", 0, 0, "arg1"]]
+    # gold 0 -> system 1 (dog), gold 1 -> system 0 (bark): labels match, num pl != sg, the edge
+    # matches, the top does not (gold's top is bark, the system's dog), anchors: "dogs" vs "dog"
+    gm, sm, counts = mrp_marks(gold, system, [1, 0])
+    # gold elements: labels 0 1 | property | edge | top | anchors 0 1
+    assert gm == "11" + "0" + "1" + "0" + "01"
+    assert sm == "11" + "0" + "1" + "0" + "10"
+    assert counts["labels"] == (2, 2, 2) and counts["properties"] == (0, 1, 1)
+    assert counts["tops"] == (0, 1, 1) and counts["anchors"] == (1, 2, 2) and counts["edges"] == (1, 1, 1)
+    # no system graph: nothing matches, the system side is empty
+    gm, sm, counts = mrp_marks(gold, None, [-1, -1])
+    assert set(gm) == {"0"} and sm == "" and counts["labels"] == (0, 2, 0)
+
+
+def test_mrp_study_equals_mtool_on_a_real_eds_system():
+    """mtool's counts (reference-scores/lpps-peking-eds-vs-gold.mtool-mrp.json: `main.py --read mrp
+    --score mrp --framework eds --gold lpps.mrp eds/lpps.peking.mrp`, see its README), per tuple type."""
+    from mrkit.pipeline.inspect import mrp_study
+
+    d = shared_path("mrp")
+    ref = json.loads((d / "reference-scores/lpps-peking-eds-vs-gold.mtool-mrp.json").read_text())["summary"]
+    study = mrp_study(str(d / "score-fixtures/lpps.mrp"), [str(d / "score-fixtures/eds/lpps.peking.mrp")],
+                      frameworks=["eds"])
+    assert len(study.pairs) == ref["n"] == 100 and study.family == "mrp"
+    for t, (c, g, s) in study.by_type[0].items():
+        assert (c, g, s) == (ref[t]["c"], ref[t]["g"], ref[t]["s"]), t
+    for pair, rec in zip(study.pairs, study.results[0].records):
+        gm, sm = pair["k"][0]
+        # every tuple the marks show (all but edge attributes, none in EDS) is counted once
+        assert gm.count("1") == sm.count("1") == rec["matched"]
+        assert len(gm) - gm.count("-") == rec["gold"] and len(sm) - sm.count("-") == rec["system"]
+    assert study.pairs[0]["snt"].startswith("I was very much worried")

@@ -110,3 +110,27 @@ def test_little_prince_report_in_chromium(report, tmp_path):
         assert page.requests == []
     (tmp_path / "top.png").write_bytes(top)
     assert _png_colours(top) > 20 and _png_colours(pair) > 20
+
+
+def test_mrp_report_shows_anchors_in_chromium(tmp_path):
+    d = shared_path("mrp", "score-fixtures")
+    out = tmp_path / "eds.html"
+    proc = run_mrkit("report", str(d / "lpps.mrp"), str(d / "eds" / "lpps.peking.mrp"), "--framework", "eds",
+                     "-o", str(out), "--bootstrap", "100")
+    assert proc.returncode == 0, proc.stderr
+    with chromium.Page(out) as page:
+        page.settle()
+        page.evaluate("window.mrkitReport.open(0)")
+        page.settle()
+        assert "eds 102990" in page.evaluate("document.querySelector('#pairview h2').textContent")
+        # the gold graph's "very much" is one node (_very+much_a_1), the system's two: its label
+        # and anchor are missed, and the sentence shows that span unmatched, the rest matched
+        missed = page.evaluate("[...document.querySelectorAll('#pv-missed li')].map(e => e.textContent)")
+        assert "2 :label _very+much_a_1" in missed
+        assert any(t.startswith("2/_very+much_a_1 :anchor") for t in missed)
+        spans = page.evaluate("[...document.querySelectorAll('.side:first-child p.anchors span.m0')]"
+                              ".map(e => e.textContent)")
+        assert "very much" in " ".join(spans)
+        assert page.evaluate("document.querySelectorAll('.side:first-child p.anchors span.m1').length") > 5
+        assert page.errors == [] and page.requests == []
+        assert _png_colours(page.screenshot()) > 20

@@ -111,3 +111,16 @@ def test_bad_input_is_one_line_and_writes_nothing(files, case):
     assert len(proc.stderr.splitlines()) == 1 and proc.stderr.startswith("mrkit: "), proc.stderr
     assert not out.exists()
     assert {p.name for p in files.iterdir()} == {"gold.amr", "a.amr", "b.amr", "short.amr", "bad.amr"}
+
+
+def test_metric_follows_the_input(files, tmp_path):
+    from mrkit.cli.report import metric_of
+
+    (tmp_path / "g.mrp").write_text('{"id": "1", "framework": "eds", "nodes": [], "edges": []}\n')
+    (tmp_path / "a.mrp").write_text('{"id": "1", "framework": "amr", "nodes": [], "edges": []}\n')
+    assert metric_of(str(files / "gold.amr"), None) == "smatch"
+    assert metric_of(str(tmp_path / "g.mrp"), None) == "mrp"
+    assert metric_of(str(tmp_path / "a.mrp"), None) == "smatch"
+    proc = run_mrkit("report", str(files / "gold.amr"), str(files / "a.amr"), "--framework", "eds",
+                     "-o", str(tmp_path / "x.html"))
+    assert proc.returncode == 2 and "--framework" in proc.stderr and not (tmp_path / "x.html").exists()

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import MrkitError
-from ..pipeline.amr import AMR_FORMATS
+from ..codecs.registry import READ_FORMATS
 from .common import add_engine_options, add_executor_options, check_stats, emit, engine_config, executor_of
 
 HELP = """\
@@ -20,8 +20,12 @@ any pair, the pair view: gold and system side by side under the certified alignm
 PENMAN text and as a drawn graph, matched and unmatched triples marked, and the variable
 mapping. The footer holds the exact command, mrkit's version and the inputs' sha256.
 
-Files are sentence AMR as PENMAN or MRP (guessed, or --format amr|mrp), paired in order.
-The page is the same bytes for the same inputs and options.
+Sentence AMR (PENMAN, or MRP graphs of framework amr) is scored by Smatch, graphs paired
+in order. Other graphs (MRP of the other frameworks, SDP, EDS, UCCA) are scored by the MRP
+metric, paired by framework and id as in `mrkit mrp` (--framework to choose), and the pair
+view also shows every node's anchors on the sentence. The input format is guessed from
+suffix and content, or given by --format. The page is the same bytes for the same inputs
+and options.
 """
 
 
@@ -33,8 +37,13 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, metavar="FILE",
                    help="the HTML file to write (atomically; '-' is stdout; checked before any work)")
     p.add_argument("--names", help="comma-separated system names (default: the file names without suffix)")
-    p.add_argument("--format", choices=AMR_FORMATS, dest="input_format",
+    p.add_argument("--format", choices=READ_FORMATS, dest="input_format",
                    help="input format (default: guessed from suffix and content)")
+    p.add_argument("--metric", choices=("smatch", "mrp"),
+                   help="smatch (sentence AMR, paired in order) or mrp (MRP metric, paired by framework and id); "
+                        "default: smatch for AMR, mrp for the other frameworks")
+    p.add_argument("--framework", action="append", metavar="NAME",
+                   help="with the MRP metric: score only this framework (repeatable)")
     g = p.add_argument_group("statistics")
     g.add_argument("--bootstrap", type=int, default=1000, metavar="N",
                    help="bootstrap resamples of the pairs for the intervals and paired tests (default 1000; 0: none)")
@@ -94,17 +103,48 @@ def given_args(args) -> list[str]:
     return out + options
 
 
+def metric_of(gold: str, fmt: str | None) -> str:
+    """``smatch`` for sentence AMR (PENMAN, MRP whose first graph is AMR), else ``mrp``."""
+    import json
+
+    from ..codecs.registry import detect_format
+
+    fmt = fmt or detect_format(gold) or "amr"
+    if fmt == "amr":
+        return "smatch"
+    if fmt != "mrp":
+        return "mrp"
+    try:
+        with open(gold, encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    graph = json.loads(line)
+                    return "smatch" if str(graph.get("framework", "amr")).lower() == "amr" else "mrp"
+    except (OSError, ValueError, AttributeError, UnicodeDecodeError):
+        return "mrp"  # the reader reports what is wrong, naming the file and line
+    return "mrp"
+
+
 def run(args) -> int:
-    from ..pipeline.amr import parallel_worth_it
-    from ..pipeline.inspect import amr_study
+    from ..pipeline.amr import AMR_FORMATS, parallel_worth_it
+    from ..pipeline.inspect import amr_study, mrp_study
     from ..report.html.amr import headline_stats, render_amr
     from ..report.html.page import command_line
 
     check_stats(args)
     names = names_of(args.systems, args.names)
+    metric = args.metric or metric_of(args.gold, args.input_format)
+    if metric == "smatch" and args.input_format not in (None, *AMR_FORMATS):
+        raise MrkitError(f"Smatch scores sentence AMR (--format amr or mrp), not {args.input_format}")
+    if metric == "smatch" and args.framework:
+        raise MrkitError("--framework chooses MRP frameworks: use it with the MRP metric")
     with executor_of(args, parallel_worth_it(args.gold)) as executor:
-        study = amr_study(args.gold, args.systems, names, config=engine_config(args), executor=executor,
-                          format=args.input_format)
+        if metric == "mrp":
+            study = mrp_study(args.gold, args.systems, names, config=engine_config(args), executor=executor,
+                              format=args.input_format, frameworks=args.framework)
+        else:
+            study = amr_study(args.gold, args.systems, names, config=engine_config(args), executor=executor,
+                              format=args.input_format)
     stats = headline_stats(study, args.bootstrap, args.stats_seed, args.confidence)
     emit(render_amr(study, stats, command_line(given_args(args))), args.output)
     return 0

@@ -29,7 +29,8 @@ TRIPLE_TYPES = ("instance", "attribute", "relation", "top")
 
 @dataclass
 class AmrStudy:
-    """One gold file scored against several systems, pair by pair."""
+    """One gold file scored against several systems, pair by pair (sentence AMR with Smatch,
+    or MRP graphs with the MRP metric: ``family``)."""
 
     gold: str
     systems: list[str]
@@ -46,6 +47,9 @@ class AmrStudy:
     has no sentence."""
     by_type: list[dict[str, tuple[int, int, int]]] = field(default_factory=list)
     """Per system: triple type -> (matched, gold, system) summed over the corpus."""
+    family: str = "amr"
+    """``amr`` (Smatch triples) or ``mrp`` (MRP tuples; views carry anchors and the text)."""
+    metric: str = "Smatch"
 
 
 def graph_view(graph: Graph, keep: frozenset[str] = NON_INVERTED_OF) -> dict:
@@ -163,5 +167,156 @@ def amr_study(gold: str, systems: Sequence[str], names: Sequence[str] | None = N
         study.length_unit = "concepts"
         for pair in study.pairs:
             pair["len"] = sum(c is not None for c in pair["g"]["c"])
+    study.by_type = [{t: tuple(c) for t, c in tot.items()} for tot in totals]
+    return study
+
+
+# ------------------------------------------------------------------ MRP graphs
+
+MRP_TYPES = ("labels", "properties", "edges", "tops", "anchors", "attributes")
+"""The MRP tuple types, in the order of the report's table (marks follow the view order)."""
+
+
+def mrp_view(graph: Graph | None) -> dict:
+    """An MRP graph as written, in the layout of :func:`graph_view` (``v`` node ids, ``c``
+    labels, ``a`` properties, ``e`` edges ``[source, label, target, turned, counted label]``,
+    ``t`` tops) plus ``x`` every node's anchors (``[[start, end], ...]`` or None), ``txt``
+    the sentence and ``fw`` the framework.  ``None`` (no system graph): an empty view."""
+    from ..features.mrp_tuples import normal_edge
+
+    if graph is None:
+        return {"v": [], "c": [], "a": [], "e": [], "t": [], "x": [], "txt": None, "fw": None}
+    index = {v: i for i, v in enumerate(graph.nodes)}
+    view = {"v": [str(v) for v in graph.nodes], "c": [n.label for n in graph.nodes.values()], "a": [], "e": [],
+            "t": [index[t] for t in graph.tops if t in index], "txt": graph.text, "fw": graph.framework,
+            "x": [[[a.start, a.end] for a in n.anchors] if n.anchors else None for n in graph.nodes.values()]}
+    for i, node in enumerate(graph.nodes.values()):
+        for p in node.properties:
+            view["a"].append([i, str(p.key), str(p.value)])
+    for e in graph.edges:
+        if e.source not in index or e.target not in index:
+            continue
+        s, _, lab = normal_edge(graph.framework, e.source, e.target, e.label, e.normal)
+        label = e.label if e.label is not None else ""
+        view["e"].append([index[e.source], label, index[e.target], int(s != e.source), lab or ""])
+    return view
+
+
+def mrp_marks(gold: Graph, system: Graph | None, mapping: Sequence[int]) -> tuple[str, str, dict]:
+    """Marks of two MRP graph views under ``mapping`` (labels, properties, edges, tops,
+    anchors: one character per element in view order, as :func:`alignment_marks`), and
+    per tuple type the (matched, gold, system) counts of the MRP metric."""
+    from ..features.mrp_tuples import mrp_tuples, normal_edge, norm
+    from ..metrics.mrp.mrp import match_counts
+
+    ta = mrp_tuples(gold)
+    tb = mrp_tuples(system) if system is not None else mrp_tuples(Graph(id=gold.id, framework=gold.framework))
+    inverse = [-1] * tb.n
+    for i, j in enumerate(mapping):
+        if j >= 0:
+            inverse[j] = i
+
+    def marks(graph: Graph | None, t, other, m) -> str:
+        if graph is None:
+            return ""
+        index = {v: i for i, v in enumerate(graph.nodes)}
+        out = []
+        for i, lab in enumerate(t.labels):
+            out.append("-" if lab is None else "1" if m[i] >= 0 and other.labels[m[i]] == lab else "0")
+        for i, node in enumerate(graph.nodes.values()):
+            for p in node.properties:
+                out.append("1" if m[i] >= 0 and (norm(p.key), norm(p.value)) in other.properties[m[i]] else "0")
+        for e in graph.edges:
+            if e.source not in index or e.target not in index:
+                continue
+            s, o, lab = normal_edge(graph.framework, e.source, e.target, e.label, e.normal)
+            si, oi = m[index[s]], m[index[o]]
+            out.append("1" if si >= 0 and oi >= 0 and (si, oi, lab) in other.edges else "0")
+        for v in graph.tops:
+            if v in index:
+                out.append("1" if m[index[v]] >= 0 and m[index[v]] in other.tops else "0")
+        for i, a in enumerate(t.anchors):
+            out.append("-" if a is None else "1" if m[i] >= 0 and other.anchors[m[i]] == a else "0")
+        return "".join(out)
+
+    counts = match_counts(ta, tb, list(mapping))
+    return (marks(gold, ta, tb, list(mapping)), marks(system, tb, ta, inverse),
+            {k: (c.c, c.g, c.s) for k, c in counts.items()})
+
+
+def _score_mrp_chunk(task: tuple) -> list:
+    """Worker: the MRP score of every pair of a chunk, with its node mapping."""
+    from ..metrics.mrp.mrp import score_graph
+
+    pairs, config = task
+    out = []
+    for gold, system in pairs:
+        gs = score_graph(gold, system, config)
+        gs.seconds = 0.0
+        out.append(gs)
+    return out
+
+
+def mrp_study(gold: str, systems: Sequence[str], names: Sequence[str] | None = None, *,
+              config: "AlignConfig | None" = None, executor=None, format: str | None = None,
+              frameworks: Sequence[str] | None = None) -> AmrStudy:
+    """MRP graphs (any format :mod:`mrkit.pipeline.mrp` reads) scored by the MRP metric
+    against every system, paired by (framework, id) in gold order (a missing system graph
+    is empty), each pair described for display with its anchors (see :func:`mrp_view`)."""
+    from ..aggregate.corpus import Collector
+    from ..aggregate.resampling import prf_reduce
+    from ..align import AlignConfig
+    from . import chunked
+    from .mrp import chunk_size, pairs_of, read_side, record
+
+    if "-" in (gold, *systems):
+        raise InputError("the report reads its inputs twice: give files, not '-' (standard input)")
+    if executor is None:
+        from ..runtime.executor import SerialExecutor
+
+        executor = SerialExecutor()
+    config = config or AlignConfig()
+    names = list(names) if names is not None else [str(s) for s in systems]
+    golds = read_side(gold, format)
+    results, scored, paired = [], [], []
+    for path in systems:
+        pairs, unpaired = pairs_of(golds, read_side(path, format), frameworks)
+        if not pairs:
+            raise InputError("no gold graph to score (none of the chosen frameworks?)", gold)
+        col = Collector("mrp", prf_reduce, 3, certified=True, keep_records=True)
+        graphs = []
+        tasks = ((chunk, config) for chunk in chunked(pairs, chunk_size(len(pairs), getattr(executor, "workers", 1))))
+        for out in executor.map(_score_mrp_chunk, tasks):
+            for gs in out:
+                col.add(gs.id, gs.all.row(), gs.certified, record(gs))
+                graphs.append(gs)
+        results.append(col.result({"unpaired_system": unpaired}))
+        scored.append(graphs)
+        paired.append(pairs)
+    study = AmrStudy(gold, list(systems), names, results, family="mrp", metric="MRP", length_unit="tokens")
+    totals = [{t: [0, 0, 0] for t in MRP_TYPES} for _ in systems]
+    for k, (g, _) in enumerate(paired[0]):
+        gv = mrp_view(g)
+        snt = g.text
+        pair = {"id": f"{g.framework} {g.id}" if g.framework else g.id, "snt": snt,
+                "len": len(snt.split()) if snt else len(g.nodes), "g": gv, "s": [], "m": [], "k": []}
+        for x in range(len(systems)):
+            s = paired[x][k][1]
+            sv = mrp_view(s)
+            index = {v: j for j, v in enumerate(sv["v"])}
+            mp = scored[x][k].mapping
+            mapping = [index.get(str(mp.get(v)), -1) if mp.get(v) is not None else -1 for v in g.nodes]
+            gm, sm, counts = mrp_marks(g, s, mapping)
+            for t, c in counts.items():
+                for j in range(3):
+                    totals[x][t][j] += c[j]
+            pair["s"].append(sv)
+            pair["m"].append(mapping)
+            pair["k"].append([gm, sm])
+        study.pairs.append(pair)
+    if any(p["snt"] is None for p in study.pairs):
+        study.length_unit = "nodes"
+        for p in study.pairs:
+            p["len"] = len(p["g"]["v"])
     study.by_type = [{t: tuple(c) for t, c in tot.items()} for tot in totals]
     return study

@@ -19,7 +19,7 @@ from html import escape
 from typing import Callable
 
 from ...aggregate.prf import prf
-from ...pipeline.inspect import TRIPLE_TYPES, AmrStudy
+from ...pipeline.inspect import MRP_TYPES, TRIPLE_TYPES, AmrStudy
 from . import svg
 from .page import footer, page
 
@@ -58,6 +58,12 @@ def headline_stats(study: AmrStudy, samples: int, seed: int, level: float) -> di
 # ------------------------------------------------------------------ tables beyond Smatch
 
 def _by_type(study: AmrStudy) -> tuple[str, list[str], list[list[float | None]], str]:
+    if study.family == "mrp":
+        groups = [t for t in MRP_TYPES if any(s[t][1] + s[t][2] for s in study.by_type)]
+        values = [[prf(*s[t])[2] for t in groups] for s in study.by_type]
+        return ("MRP by tuple type", groups, values,
+                "F1 of each kind of MRP tuple under the certified node correspondence (summed over the corpus; "
+                "types no graph has are left out).")
     groups = list(TRIPLE_TYPES)
     values = [[prf(*s[t])[2] if s[t][1] + s[t][2] else None for t in groups] for s in study.by_type]
     note = ("F1 of each kind of Smatch triple under the certified alignment of the whole graph "
@@ -67,7 +73,9 @@ def _by_type(study: AmrStudy) -> tuple[str, list[str], list[list[float | None]],
 
 def _subscores(study: AmrStudy):
     """The fine-grained subscores (issue 16), when ``mrkit.metrics.amr.subscores`` exists and
-    gives per-system corpus F1 values (``report_rows(study.results)``); else nothing."""
+    gives per-system corpus F1 values (``report_rows(study)``); else nothing."""
+    if study.family != "amr":
+        return None
     try:
         mod = importlib.import_module("mrkit.metrics.amr.subscores")
     except ImportError:
@@ -121,7 +129,9 @@ def _headline(study: AmrStudy, stats: dict) -> str:
                  f"interval and p-value, and the approximate-randomization p-value ({rounds} rounds); "
                  f"bold: p &lt; {1 - stats['level']:.2g}.")
     note += (" Certified optimal: the alignment found is proven to be the best one (so the score is the "
-             "exact Smatch), by an upper bound or the exact ILP.")
+             f"exact {study.metric}), by an upper bound or the exact ILP.")
+    if study.family == "mrp":
+        note += " MRP: precision, recall and F1 over all tuples (tops, labels, properties, anchors, edges, attributes)."
     return ('<section id="headline"><h2>Headline</h2><table class="t"><thead><tr>'
             + "".join(f'<th class="l">{h}</th>' if i == 0 else f"<th>{h}</th>" for i, h in enumerate(head))
             + "</tr></thead><tbody>" + "".join(rows) + f'</tbody></table><p class="note">{note}</p>')
@@ -204,7 +214,8 @@ def _data(study: AmrStudy) -> dict:
             sc.append([rec["matched"], rec["gold"], rec["system"], int(bool(rec["certified"])), rec["method"],
                        round(prf(rec["matched"], rec["gold"], rec["system"])[2], 6), rec["bound"]])
         pairs.append({**p, "sc": sc})
-    return {"gold": study.gold, "names": study.names, "unit": study.length_unit, "pairs": pairs}
+    return {"gold": study.gold, "names": study.names, "unit": study.length_unit, "pairs": pairs,
+            "family": study.family, "metric": study.metric}
 
 
 def render_amr(study: AmrStudy, stats: dict, command: str) -> str:
@@ -213,7 +224,8 @@ def render_amr(study: AmrStudy, stats: dict, command: str) -> str:
     body = (_headline(study, stats) + tables + "</section>" + _charts(study, charts) + _pair_table(study))
     inputs = [("gold", study.gold)] + [(f"system {n}", s) for n, s in zip(study.names, study.systems)]
     n = study.results[0].pairs
-    subtitle = (f"Smatch of {len(study.names)} system{'s' if len(study.names) > 1 else ''} "
+    subtitle = (f"{study.metric} of {len(study.names)} system{'s' if len(study.names) > 1 else ''} "
                 f"({', '.join(escape(x) for x in study.names)}) against {escape(study.gold)}: {n} pairs, "
                 "each with its certified alignment.")
-    return page("mrkit report: sentence AMR", subtitle, body, footer(command, inputs), _data(study))
+    title = "mrkit report: MRP graphs" if study.family == "mrp" else "mrkit report: sentence AMR"
+    return page(title, subtitle, body, footer(command, inputs), _data(study))

@@ -6,6 +6,7 @@
   var P = D.pairs, NS = D.names.length, PAGE = 100;
   var state = {sort: "pair", dir: 1, q: "", show: "all", page: 0, rows: null, sys: 0, pair: -1};
   var SVGNS = "http://www.w3.org/2000/svg";
+  var UNIT = D.family === "mrp" ? "tuple" : "triple";
 
   function esc(s) {
     return String(s).replace(/[&<>"]/g, function (c) { return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]; });
@@ -105,11 +106,14 @@
   // element order of the marks: instances (one per node), attributes, edges, tops
   function elements(g) {
     var n = g.v.length, A = g.a.length;
-    return {inst: function (i) { return i; }, attr: function (j) { return n + j; }, edge: function (j) { return n + A + j; }, top: function (j) { return n + A + g.e.length + j; }};
+    var T = g.t.length, Ed = g.e.length;
+    return {inst: function (i) { return i; }, attr: function (j) { return n + j; }, edge: function (j) { return n + A + j; },
+      top: function (j) { return n + A + Ed + j; }, anchor: function (i) { return n + A + Ed + T + i; }};
   }
   function mark(marks, e) { var c = marks.charAt(e); return c === "1" ? "m1" : c === "0" ? "m0" : ""; }
 
   function children(g) {
+    // attributes and outgoing edges of every node, in the order written
     var ch = g.v.map(function () { return []; }), E = elements(g);
     g.a.forEach(function (a, j) { ch[a[0]].push({attr: j, el: E.attr(j)}); });
     g.e.forEach(function (e, j) { ch[e[0]].push({edge: j, el: E.edge(j), to: e[2]}); });
@@ -154,7 +158,7 @@
   function textWidth(s, px) { return Math.max(18, s.length * px + 14); }
 
   function drawGraph(g, marks, side) {
-    var ch = children(g), E = elements(g), boxes = [], nodeBox = g.v.map(function () { return null; });
+    var E = elements(g), boxes = [], nodeBox = g.v.map(function () { return null; });
     var nextFree = [], GAP = 12, LAYER = 66, H = 24;
     var treeEdge = {}, seen = g.v.map(function () { return false; });
     // a node's slot is as wide as its box and the label of the edge into it
@@ -174,32 +178,55 @@
         nextFree[k.depth] = Math.max(nextFree[k.depth] || 0, k.x + slot(k) / 2 + GAP);
       });
     }
-    function build(i, depth, role) {
+    // the spanning tree: forward edges from the tops first (an AMR graph is drawn as written),
+    // then nodes that only point into it hang below their target by a turned edge (EDS
+    // quantifiers, DM, PSD), then what is left starts new roots
+    var fwd = children(g), tkids = g.v.map(function () { return []; }), order = [];
+    function dfs(i) {
       seen[i] = true;
+      fwd[i].forEach(function (c) {
+        if (c.attr !== undefined) tkids[i].push(c);
+        else if (!seen[c.to]) { treeEdge[c.edge] = true; tkids[i].push(c); dfs(c.to); }
+      });
+    }
+    function hang() {
+      for (var grew = true; grew;) {
+        grew = false;
+        g.e.forEach(function (e, j) {
+          if (!seen[e[0]] && seen[e[2]]) {
+            treeEdge[j] = true;
+            tkids[e[2]].push({edge: j, el: E.edge(j), to: e[0], rev: true});
+            dfs(e[0]);
+            grew = true;
+          }
+        });
+      }
+    }
+    roots(g).forEach(function (r) { if (!seen[r]) { order.push(r); dfs(r); } });
+    hang();
+    for (var i = 0; i < g.v.length; i++) if (!seen[i]) { order.push(i); dfs(i); hang(); }
+    function build(i, depth, role) {
       var label = g.c[i] === null ? g.v[i] : g.c[i];
       var b = {node: i, depth: depth, w: textWidth(label, 6.6) + g.v[i].length * 5.6 + 4, label: label, kids: [], role: role};
       nodeBox[i] = b;
       boxes.push(b);
-      ch[i].forEach(function (c) {
+      tkids[i].forEach(function (c) {
         if (c.attr !== undefined) {
           var a = g.a[c.attr];
           var k = {attr: c.attr, el: c.el, depth: depth + 1, w: textWidth(String(a[2]), 6.6), label: String(a[2]), kids: [], parentEl: c.el, role: a[1]};
           boxes.push(k);
           b.kids.push(k);
           place(k);
-        } else if (!seen[c.to]) {
-          treeEdge[c.edge] = true;
+        } else {
           var kb = build(c.to, depth + 1, g.e[c.edge][1]);
-          kb.parentEl = c.el;
+          kb.parentEl = c.el; kb.rev = !!c.rev;
           b.kids.push(kb);
         }
       });
       place(b);
       return b;
     }
-    var tops = [];
-    roots(g).forEach(function (r) { if (!seen[r]) tops.push(build(r, 0)); });
-    for (var i = 0; i < g.v.length; i++) if (!seen[i]) tops.push(build(i, 0));
+    order.forEach(function (r) { build(r, 0); });
     var maxX = 0, maxD = 0;
     boxes.forEach(function (b) { maxX = Math.max(maxX, b.x + b.w / 2); maxD = Math.max(maxD, b.depth); });
     var W = Math.ceil(maxX + 10), HT = (maxD + 1) * LAYER + 10;
@@ -217,7 +244,9 @@
     boxes.forEach(function (b) {
       b.kids.forEach(function (k) {
         var m = mark(marks, k.parentEl), x1 = b.x, y1 = y(b) + H, x2 = k.x, y2 = y(k);
-        parts.push('<path class="e ' + m + '" d="M' + x1.toFixed(1) + " " + y1.toFixed(1) + "L" + x2.toFixed(1) + " " + y2.toFixed(1) + '"' + arrow(m) + "/>");
+        var d = k.rev ? "M" + x2.toFixed(1) + " " + y2.toFixed(1) + "L" + x1.toFixed(1) + " " + y1.toFixed(1)
+                      : "M" + x1.toFixed(1) + " " + y1.toFixed(1) + "L" + x2.toFixed(1) + " " + y2.toFixed(1);
+        parts.push('<path class="e ' + m + '" d="' + d + '"' + arrow(m) + "/>");
         edgeLabel(x1 + (x2 - x1) * 0.62, y1 + (y2 - y1) * 0.62, ":" + k.role, m);
       });
     });
@@ -256,14 +285,47 @@
     var E = elements(g), out = [], seen = {};
     function name(i) { return esc(g.v[i]) + (g.c[i] !== null ? "<small>/" + esc(g.c[i]) + "</small>" : ""); }
     function add(k, html, el) { if (!(k in seen)) { seen[k] = 1; out.push([html, marks.charAt(el)]); } }
-    g.c.forEach(function (c, i) { if (c !== null) add("i" + i + c.toLowerCase(), esc(g.v[i]) + " :instance " + esc(c), E.inst(i)); });
+    var mrp = D.family === "mrp";
+    g.c.forEach(function (c, i) { if (c !== null) add("i" + i + c.toLowerCase(), esc(g.v[i]) + (mrp ? " :label " : " :instance ") + esc(c), E.inst(i)); });
     g.a.forEach(function (a, j) { add("a" + a[0] + ":" + a[1].toLowerCase() + " " + a[2].toLowerCase(), name(a[0]) + " :" + esc(a[1]) + " " + esc(a[2]), E.attr(j)); });
     g.e.forEach(function (e, j) {
-      var s = e[3] ? e[2] : e[0], t = e[3] ? e[0] : e[2], r = e[3] ? e[1].slice(0, -3) : e[1];
+      var s = e[3] ? e[2] : e[0], t = e[3] ? e[0] : e[2], r = e.length > 4 ? e[4] : (e[3] ? e[1].slice(0, -3) : e[1]);
       add("r" + s + ":" + r.toLowerCase() + ":" + t, name(s) + " :" + esc(r) + " " + name(t), E.edge(j));
     });
     g.t.forEach(function (t, j) { add("t" + t, "TOP :top " + name(t), E.top(j)); });
+    if (g.x) g.x.forEach(function (x, i) {
+      if (x) add("x" + i, name(i) + " :anchor " + x.map(function (a) { return "\u27e8" + a[0] + ":" + a[1] + "\u27e9"; }).join("") +
+        (g.txt ? " <small>" + esc(x.map(function (a) { return g.txt.slice(a[0], a[1]); }).join(" ")) + "</small>" : ""), E.anchor(i));
+    });
     return out;
+  }
+
+  /* ------------------------------------------------------------ anchors on the sentence */
+  function anchored(g, marks) {
+    // the sentence with every anchored character marked: green when every node anchored there
+    // has its anchor matched, red when one has not; the title lists the nodes
+    if (!g.txt || !g.x) return "";
+    var E = elements(g), n = g.txt.length, who = [], state = [];
+    for (var c = 0; c < n; c++) { who.push([]); state.push(""); }
+    g.x.forEach(function (x, i) {
+      if (!x) return;
+      var m = mark(marks, E.anchor(i));
+      x.forEach(function (a) {
+        for (var c = Math.max(0, a[0]); c < Math.min(n, a[1]); c++) {
+          who[c].push(g.v[i] + (g.c[i] !== null ? "/" + g.c[i] : ""));
+          if (state[c] !== "m0") state[c] = m;
+        }
+      });
+    });
+    var out = [], c0 = 0;
+    for (c = 1; c <= n; c++) {
+      if (c === n || state[c] !== state[c0] || who[c].join() !== who[c0].join()) {
+        var text = esc(g.txt.slice(c0, c));
+        out.push(state[c0] || who[c0].length ? '<span class="' + state[c0] + '" title="' + esc(who[c0].join(", ")) + '">' + text + "</span>" : text);
+        c0 = c;
+      }
+    }
+    return '<p class="anchors">' + out.join("") + "</p>";
   }
 
   /* ------------------------------------------------------------ the pair view */
@@ -288,12 +350,15 @@
       h.push("</div>");
     }
     var cert = sc[3] ? '<span class="yes">certified optimal (' + esc(sc[4]) + ")</span>" : '<span class="no">not certified (' + esc(sc[4]) + "; upper bound " + sc[6] + " matched)</span>";
-    h.push('<p class="pv-score">Smatch of <b>' + esc(D.names[k]) + "</b>: F1 <b>" + fmt(sc[5]) + "</b> \u00b7 " + sc[0] + " matched of " + sc[1] + " gold and " + sc[2] + " system triples \u00b7 " + cert + "</p>");
-    h.push('<div class="key"><span><b class="k1">matched</b> triple under the alignment</span><span><b class="k0">unmatched</b> triple (missed in gold, extra in system)</span><span>hover a variable or node to see its image</span></div>');
-    h.push('<div class="sides"><div class="side"><h3>gold <span>' + esc(D.gold) + '</span></h3><pre class="penman" id="pv-gold">' + penman(p.g, mk[0], "g") + "</pre>" +
+    h.push('<p class="pv-score">' + esc(D.metric) + ' of <b>' + esc(D.names[k]) + "</b>: F1 <b>" + fmt(sc[5]) + "</b> \u00b7 " + sc[0] + " matched of " + sc[1] + " gold and " + sc[2] + " system " + UNIT + "s \u00b7 " + cert + "</p>");
+    h.push('<div class="key"><span><b class="k1">matched</b> ' + UNIT + ' under the alignment</span><span><b class="k0">unmatched</b> ' + UNIT + ' (missed in gold, extra in system)</span><span>hover a variable or node to see its image</span></div>');
+    var empty = '<p class="note">no system graph for this item: scored as empty</p>';
+    h.push('<div class="sides"><div class="side"><h3>gold <span>' + esc(D.gold) + "</span></h3>" + anchored(p.g, mk[0]) +
+      '<pre class="penman" id="pv-gold">' + penman(p.g, mk[0], "g") + "</pre>" +
       '<div class="gwrap">' + drawGraph(p.g, mk[0], "g") + "</div></div>" +
-      '<div class="side"><h3>system <span>' + esc(D.names[k]) + '</span></h3><pre class="penman" id="pv-sys">' + penman(s, mk[1], "s") + "</pre>" +
-      '<div class="gwrap">' + drawGraph(s, mk[1], "s") + "</div></div></div>");
+      '<div class="side"><h3>system <span>' + esc(D.names[k]) + "</span></h3>" + (s.v.length ? anchored(s, mk[1]) +
+      '<pre class="penman" id="pv-sys">' + penman(s, mk[1], "s") + "</pre>" +
+      '<div class="gwrap">' + drawGraph(s, mk[1], "s") + "</div>" : empty) + "</div></div>");
     var gt = triples(p.g, mk[0]), st = triples(s, mk[1]);
     var miss = gt.filter(function (t) { return t[1] === "0"; }), extra = st.filter(function (t) { return t[1] === "0"; });
     var gm = gt.filter(function (t) { return t[1] === "1"; });
