@@ -124,3 +124,25 @@ def test_metric_follows_the_input(files, tmp_path):
     proc = run_mrkit("report", str(files / "gold.amr"), str(files / "a.amr"), "--framework", "eds",
                      "-o", str(tmp_path / "x.html"))
     assert proc.returncode == 2 and "--framework" in proc.stderr and not (tmp_path / "x.html").exists()
+
+
+def test_document_report_equals_docsmatch(tmp_path):
+    """--metric docsmatch: the page's pairs and subscores are those of `mrkit docsmatch`."""
+    from conftest import shared_path
+
+    d = shared_path("docamr", "ibm-docamr-outputs-lpp")
+    gold, sys_a = d / "lpp_1-19.docAMR.amr", d / "lpp_1-19.merge-names.amr"
+    out = tmp_path / "doc.html"
+    proc = run_mrkit("report", str(gold), str(sys_a), "--metric", "docsmatch", "-o", str(out), "--bootstrap", "0",
+                     timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    ref = json.loads(run_mrkit("docsmatch", str(gold), str(sys_a), "--json", timeout=300).stdout)
+    html = out.read_text()
+    data = _data(html)
+    assert data["family"] == "document" and len(data["pairs"]) == 1
+    sc = data["pairs"][0]["sc"][0]
+    assert sc[:3] == [ref["overall"]["matched"], ref["overall"]["gold"], ref["overall"]["system"]]
+    gm, sm = data["pairs"][0]["k"][0]
+    assert gm.count("1") >= sc[0] and sm.count("1") >= sc[0]
+    assert f"{ref['coref']['f1']:.4f}" in html and f"{ref['reentrancy']['f1']:.4f}" in html
+    assert "Document Smatch subscores" in html

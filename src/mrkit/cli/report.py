@@ -23,7 +23,9 @@ mapping. The footer holds the exact command, mrkit's version and the inputs' sha
 Sentence AMR (PENMAN, or MRP graphs of framework amr) is scored by Smatch, graphs paired
 in order. Other graphs (MRP of the other frameworks, SDP, EDS, UCCA) are scored by the MRP
 metric, paired by framework and id as in `mrkit mrp` (--framework to choose), and the pair
-view also shows every node's anchors on the sentence. The input format is guessed from
+view also shows every node's anchors on the sentence. Document graphs are scored by
+document Smatch with --metric docsmatch (with its coreference and reentrancy subscores).
+The input format is guessed from
 suffix and content, or given by --format. The page is the same bytes for the same inputs
 and options.
 """
@@ -39,8 +41,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--names", help="comma-separated system names (default: the file names without suffix)")
     p.add_argument("--format", choices=READ_FORMATS, dest="input_format",
                    help="input format (default: guessed from suffix and content)")
-    p.add_argument("--metric", choices=("smatch", "mrp"),
-                   help="smatch (sentence AMR, paired in order) or mrp (MRP metric, paired by framework and id); "
+    p.add_argument("--metric", choices=("smatch", "mrp", "docsmatch"),
+                   help="smatch (sentence AMR, paired in order), mrp (MRP metric, paired by framework and id) or "
+                        "docsmatch (document graphs, as mrkit docsmatch reads them, paired in order); "
                         "default: smatch for AMR, mrp for the other frameworks")
     p.add_argument("--framework", action="append", metavar="NAME",
                    help="with the MRP metric: score only this framework (repeatable)")
@@ -127,7 +130,7 @@ def metric_of(gold: str, fmt: str | None) -> str:
 
 def run(args) -> int:
     from ..pipeline.amr import AMR_FORMATS, parallel_worth_it
-    from ..pipeline.inspect import amr_study, mrp_study
+    from ..pipeline.inspect import amr_study, document_study, mrp_study
     from ..report.html.amr import headline_stats, render_amr
     from ..report.html.page import command_line
 
@@ -136,10 +139,14 @@ def run(args) -> int:
     metric = args.metric or metric_of(args.gold, args.input_format)
     if metric == "smatch" and args.input_format not in (None, *AMR_FORMATS):
         raise MrkitError(f"Smatch scores sentence AMR (--format amr or mrp), not {args.input_format}")
-    if metric == "smatch" and args.framework:
+    if metric == "docsmatch" and args.input_format not in (None, "amr"):
+        raise MrkitError(f"document graphs are read as PENMAN (--format amr), not {args.input_format}")
+    if metric != "mrp" and args.framework:
         raise MrkitError("--framework chooses MRP frameworks: use it with the MRP metric")
     with executor_of(args, parallel_worth_it(args.gold)) as executor:
-        if metric == "mrp":
+        if metric == "docsmatch":
+            study = document_study(args.gold, args.systems, names, config=engine_config(args), executor=executor)
+        elif metric == "mrp":
             study = mrp_study(args.gold, args.systems, names, config=engine_config(args), executor=executor,
                               format=args.input_format, frameworks=args.framework)
         else:

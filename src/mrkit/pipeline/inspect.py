@@ -48,7 +48,8 @@ class AmrStudy:
     by_type: list[dict[str, tuple[int, int, int]]] = field(default_factory=list)
     """Per system: triple type -> (matched, gold, system) summed over the corpus."""
     family: str = "amr"
-    """``amr`` (Smatch triples) or ``mrp`` (MRP tuples; views carry anchors and the text)."""
+    """``amr`` (Smatch triples), ``mrp`` (MRP tuples; views carry anchors and the text) or
+    ``document`` (document graphs: Smatch triples; results carry the coreference subscores)."""
     metric: str = "Smatch"
 
 
@@ -318,5 +319,77 @@ def mrp_study(gold: str, systems: Sequence[str], names: Sequence[str] | None = N
         study.length_unit = "nodes"
         for p in study.pairs:
             p["len"] = len(p["g"]["v"])
+    study.by_type = [{t: tuple(c) for t, c in tot.items()} for tot in totals]
+    return study
+
+
+# ------------------------------------------------------------------ document graphs
+
+def _score_document_chunk(task: tuple) -> list:
+    """Worker: document Smatch of a chunk of (index, gold, system), with the node mapping."""
+    from ..metrics.document.docsmatch import docsmatch_pair
+
+    config, chunk = task
+    return [docsmatch_pair(g, s, config, k) for k, g, s in chunk]
+
+
+def document_study(gold: str, systems: Sequence[str], names: Sequence[str] | None = None, *,
+                   config: "AlignConfig | None" = None, executor=None,
+                   format: str | None = None) -> AmrStudy:
+    """Document graphs (PENMAN with provenance, as ``mrkit docsmatch`` reads them) scored by
+    document Smatch against every system, paired in order, each pair described for display
+    like a sentence pair (:func:`graph_view`, :func:`alignment_marks`); ``detail`` of each
+    result holds the coreference and reentrancy subscores summed over the documents."""
+    from ..aggregate.corpus import Collector
+    from ..aggregate.resampling import prf_reduce
+    from ..align import AlignConfig
+    from ..metrics.document.docsmatch import COREF_PARTS, Subscore
+    from . import chunked
+    from .document import pair_in_order, read_documents
+
+    if "-" in (gold, *systems):
+        raise InputError("the report reads its inputs twice: give files, not '-' (standard input)")
+    if executor is None:
+        from ..runtime.executor import SerialExecutor
+
+        executor = SerialExecutor()
+    config = config or AlignConfig()
+    names = list(names) if names is not None else [str(s) for s in systems]
+    results = []
+    for path in systems:
+        col = Collector("docsmatch", prf_reduce, 3, certified=True, keep_records=True)
+        sums = {k: Subscore() for k in ("coref", "reentrancy", *COREF_PARTS)}
+        pairs = pair_in_order(read_documents(gold, format), read_documents(path, format), gold, path)
+        for out in executor.map(_score_document_chunk, ((config, c) for c in chunked(pairs, 1))):
+            for p in out:
+                col.add(p.id, (p.matched, p.gold, p.system), p.certified, {**p.to_dict(), "mapping": p.mapping})
+                sums["coref"].add(p.coref)
+                sums["reentrancy"].add(p.reentrancy)
+                for k in COREF_PARTS:
+                    sums[k].add(p.coref_parts[k])
+        results.append(col.result({k: v.to_dict() for k, v in sums.items()}))
+    study = AmrStudy(gold, list(systems), names, results, family="document", metric="document Smatch",
+                     length_unit="concepts")
+    totals = [{t: [0, 0, 0] for t in TRIPLE_TYPES} for _ in systems]
+    readers = [read_documents(gold, format)] + [read_documents(s, format) for s in systems]
+    for k, graphs in enumerate(zip(*readers)):
+        g = graphs[0]
+        gv = graph_view(g)
+        pair = {"id": results[0].ids[k] if results[0].ids[k] is not None else g.id, "snt": None,
+                "len": sum(c is not None for c in gv["c"]), "g": gv, "s": [], "m": [], "k": []}
+        for x, s in enumerate(graphs[1:]):
+            sv = graph_view(s)
+            rec = results[x].records[k]
+            index = {v: j for j, v in enumerate(sv["v"])}
+            mapping = [index.get(rec["mapping"].get(v), -1) if rec["mapping"].get(v) is not None else -1
+                       for v in gv["v"]]
+            gm, sm, counts = alignment_marks(gv, sv, mapping)
+            for t, c in counts.items():
+                for j in range(3):
+                    totals[x][t][j] += c[j]
+            pair["s"].append(sv)
+            pair["m"].append(mapping)
+            pair["k"].append([gm, sm])
+        study.pairs.append(pair)
     study.by_type = [{t: tuple(c) for t, c in tot.items()} for tot in totals]
     return study

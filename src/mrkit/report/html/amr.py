@@ -87,7 +87,27 @@ def _subscores(study: AmrStudy):
     return "Fine-grained subscores", list(groups), values, "Subscores as defined by mrkit.metrics.amr.subscores."
 
 
-EXTRA_TABLES: list[Callable[[AmrStudy], tuple | None]] = [_by_type, _subscores]
+def _document(study: AmrStudy):
+    """Document Smatch's subscores (coreference, its parts, reentrancy), summed over documents."""
+    if study.family != "document":
+        return None
+    from ...metrics.document.docsmatch import COREF_PARTS
+
+    groups = ["coreference", *COREF_PARTS, "reentrancy"]
+    keys = ["coref", *COREF_PARTS, "reentrancy"]
+    values = []
+    for r in study.results:
+        row = []
+        for k in keys:
+            d = r.detail[k]
+            row.append(prf(d["matched"], d["gold"], d["system"])[2] if d["gold"] + d["system"] else None)
+        values.append(row)
+    return ("Document Smatch subscores", [g.replace("_", " ") for g in groups], values,
+            "F1 of the coreference triples (and their named-entity, bridging and other parts) and of the "
+            "reentrancy triples under each document's certified alignment, summed over the documents.")
+
+
+EXTRA_TABLES: list[Callable[[AmrStudy], tuple | None]] = [_by_type, _document, _subscores]
 """Each entry: study -> (title, column names, per-system values in [0, 1] or None, note), or
 None when it does not apply."""
 
@@ -120,9 +140,9 @@ def _headline(study: AmrStudy, stats: dict) -> str:
                           f"<td>{tm['difference']:+.4f}{_ci(tm['ci'])}</td>", f"<td>{_p(tm['p_randomization'])}</td>"]
         rows.append("<tr>" + "".join(cells) + "</tr>")
     n = study.results[0].pairs
-    note = (f"{n} pairs. Micro scores sum the triple counts of all pairs; macro F1 is the mean of the pair F1. "
+    note = (f"{n} pair{'s' if n != 1 else ''}. Micro scores sum the triple counts of all pairs; macro F1 is the mean of the pair F1. "
             f"Intervals: {level}% percentile bootstrap over pairs ({stats['samples']} resamples, seed {stats['seed']})."
-            if stats["samples"] else f"{n} pairs. No bootstrap intervals (--bootstrap 0).")
+            if stats["samples"] else f"{n} pair{'s' if n != 1 else ''}. No bootstrap intervals (--bootstrap 0).")
     if len(names) > 1:
         rounds = stats["samples"] or 1000
         note += (f" &Delta;: each system minus {escape(names[0])} on the same pairs, with its paired-bootstrap "
@@ -162,11 +182,12 @@ def _charts(study: AmrStudy, extra: list[str]) -> str:
     names = study.names
     f1s = [r.per_pair()["f1"].tolist() for r in study.results]
     lengths = [p["len"] for p in study.pairs]
+    what = "document size" if study.family == "document" else "sentence length"
     boxes = [_chart("Distribution of pair F1", svg.histogram(list(zip(names, f1s)), "Distribution of pair F1"),
                     True, names),
-             _chart(f"Pair F1 against sentence length ({study.length_unit})",
+             _chart(f"Pair F1 against {what} ({study.length_unit})",
                     svg.scatter([(n, lengths, f) for n, f in zip(names, f1s)],
-                                "Pair F1 against sentence length", f"sentence length ({study.length_unit})",
+                                f"Pair F1 against {what}", f"{what} ({study.length_unit})",
                                 "pair F1", trend_bins=10), True, names)]
     boxes += extra
     if len(names) >= 2:
@@ -186,7 +207,8 @@ def _charts(study: AmrStudy, extra: list[str]) -> str:
 def _pair_table(study: AmrStudy) -> str:
     names = study.names
     head = ['<th data-sort="pair">#</th>', '<th class="l" data-sort="id">id</th>',
-            '<th class="l" data-sort="snt">sentence</th>', '<th data-sort="len">length</th>']
+            '<th class="l" data-sort="snt">sentence</th>',
+            f'<th data-sort="len">{"size" if study.family == "document" else "length"}</th>']
     head += [f'<th data-sort="f{k}">F1 {escape(n)}</th>' for k, n in enumerate(names)]
     head.append('<th data-sort="cert">certified</th>')
     show = ['<option value="all">all pairs</option>', '<option value="imperfect">F1 below 1</option>',
@@ -225,7 +247,8 @@ def render_amr(study: AmrStudy, stats: dict, command: str) -> str:
     inputs = [("gold", study.gold)] + [(f"system {n}", s) for n, s in zip(study.names, study.systems)]
     n = study.results[0].pairs
     subtitle = (f"{study.metric} of {len(study.names)} system{'s' if len(study.names) > 1 else ''} "
-                f"({', '.join(escape(x) for x in study.names)}) against {escape(study.gold)}: {n} pairs, "
+                f"({', '.join(escape(x) for x in study.names)}) against {escape(study.gold)}: {n} pair{'s' if n != 1 else ''}, "
                 "each with its certified alignment.")
-    title = "mrkit report: MRP graphs" if study.family == "mrp" else "mrkit report: sentence AMR"
+    title = {"mrp": "mrkit report: MRP graphs", "document": "mrkit report: document AMR"}.get(
+        study.family, "mrkit report: sentence AMR")
     return page(title, subtitle, body, footer(command, inputs), _data(study))

@@ -276,7 +276,8 @@
           '<text x="' + b.x.toFixed(1) + '" y="' + (yy + 16) + '" text-anchor="middle">' + esc(b.label) + "</text></g>");
       }
     });
-    return '<svg class="gsvg" xmlns="' + SVGNS + '" width="' + W + '" height="' + HT + '" viewBox="0 0 ' + W + " " + HT + '">' + parts.join("") + labels.join("") + "</svg>";
+    var first = order.length ? nodeBox[order[0]] : null;
+    return '<svg class="gsvg" data-root="' + (first ? first.x.toFixed(0) : 0) + '" xmlns="' + SVGNS + '" width="' + W + '" height="' + HT + '" viewBox="0 0 ' + W + " " + HT + '">' + parts.join("") + labels.join("") + "</svg>";
   }
 
   /* ------------------------------------------------------------ triples */
@@ -378,6 +379,11 @@
     h.push(rows.join("") + "</tbody></table>");
     v.innerHTML = h.join("");
     v.hidden = false;
+    var wraps = v.querySelectorAll(".gwrap");  // a wide drawing opens on its root
+    for (var w = 0; w < wraps.length; w++) {
+      var sv = wraps[w].querySelector("svg");
+      if (sv) wraps[w].scrollLeft = Math.max(0, +sv.getAttribute("data-root") - wraps[w].clientWidth / 2);
+    }
     $("pv-close").addEventListener("click", function () { v.hidden = true; history.replaceState(null, "", "#pairs-section"); $("pairs-section").scrollIntoView(); });
     $("pv-prev").addEventListener("click", function () { open(i - 1); });
     $("pv-next").addEventListener("click", function () { open(i + 1); });
