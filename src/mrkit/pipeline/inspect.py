@@ -47,6 +47,9 @@ class AmrStudy:
     has no sentence."""
     by_type: list[dict[str, tuple[int, int, int]]] = field(default_factory=list)
     """Per system: triple type -> (matched, gold, system) summed over the corpus."""
+    subscores: list[dict[str, tuple[float, int, int]]] | None = None
+    """Per system: the fine-grained subscores (name -> matched, gold, system summed over the
+    pairs), when :mod:`mrkit.metrics.amr.subscores` is installed (issue 16); else None."""
     family: str = "amr"
     """``amr`` (Smatch triples), ``mrp`` (MRP tuples; views carry anchors and the text) or
     ``document`` (document graphs: Smatch triples; results carry the coreference subscores)."""
@@ -117,6 +120,43 @@ def alignment_marks(gold: dict, system: dict, mapping: Sequence[int],
     return gmarks, smarks, {t: (c[0], c[1], c[2]) for t, c in counts.items()}
 
 
+SUBSCORES_MODULE = "mrkit.metrics.amr.subscores"
+
+
+def subscores_module():
+    """The fine-grained subscores (``subscores_pair(gold, system, config, index)`` giving
+    ``counts``: name -> (matched, gold, system)), or None where that module is absent."""
+    import importlib
+
+    try:
+        mod = importlib.import_module(SUBSCORES_MODULE)
+    except ImportError:
+        return None
+    return mod if hasattr(mod, "subscores_pair") else None
+
+
+def _score_subscores_chunk(task: tuple) -> list[dict]:
+    """Worker: the subscores of a chunk of (index, gold, system)."""
+    config, items = task
+    mod = subscores_module()
+    return [dict(mod.subscores_pair(g, s, config, k).counts) for k, g, s in items]
+
+
+def _subscores(gold: str, system: str, config, executor, format: str | None) -> dict[str, tuple[float, int, int]]:
+    from . import chunked
+    from .amr import iter_amr_pairs
+
+    sums: dict[str, list[float]] = {}
+    items = ((k, g, s) for k, (g, s) in enumerate(iter_amr_pairs(gold, system, format)))
+    for out in executor.map(_score_subscores_chunk, ((config, c) for c in chunked(items, 64))):
+        for counts in out:
+            for name, c in counts.items():
+                acc = sums.setdefault(name, [0.0, 0, 0])
+                for j in range(3):
+                    acc[j] += c[j]
+    return {name: (float(c[0]), int(c[1]), int(c[2])) for name, c in sums.items()}
+
+
 def _sentence(g: Graph) -> str | None:
     snt = g.metadata.get("snt") if g.metadata else None
     return snt if snt else (g.text or None)
@@ -169,6 +209,12 @@ def amr_study(gold: str, systems: Sequence[str], names: Sequence[str] | None = N
         for pair in study.pairs:
             pair["len"] = sum(c is not None for c in pair["g"]["c"])
     study.by_type = [{t: tuple(c) for t, c in tot.items()} for tot in totals]
+    if subscores_module() is not None:
+        from ..align import AlignConfig
+        from ..runtime.executor import SerialExecutor
+
+        study.subscores = [_subscores(gold, s, config or AlignConfig(), executor or SerialExecutor(), format)
+                           for s in systems]
     return study
 
 

@@ -13,7 +13,6 @@ rows of per-system F1 values for the subscore table and bars; the fine-grained s
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import math
 from html import escape
 from typing import Callable
@@ -72,19 +71,20 @@ def _by_type(study: AmrStudy) -> tuple[str, list[str], list[list[float | None]],
 
 
 def _subscores(study: AmrStudy):
-    """The fine-grained subscores (issue 16), when ``mrkit.metrics.amr.subscores`` exists and
-    gives per-system corpus F1 values (``report_rows(study)``); else nothing."""
-    if study.family != "amr":
+    """The fine-grained subscores (issue 16), computed by the pipeline when
+    ``mrkit.metrics.amr.subscores`` exists; else nothing."""
+    if study.family != "amr" or not study.subscores:
         return None
     try:
-        mod = importlib.import_module("mrkit.metrics.amr.subscores")
+        from ...features.subscores import TITLES  # the subscores' display names
     except ImportError:
-        return None
-    rows = getattr(mod, "report_rows", None)
-    if rows is None:
-        return None
-    groups, values = rows(study)
-    return "Fine-grained subscores", list(groups), values, "Subscores as defined by mrkit.metrics.amr.subscores."
+        TITLES = {}
+    names = list(study.subscores[0])
+    values = [[prf(*s[n])[2] if s[n][1] + s[n][2] else None for n in names] for s in study.subscores]
+    return ("Fine-grained subscores", [TITLES.get(n, n.replace("_", " ")) for n in names], values,
+            "The subscores of amr-evaluation (Damonte et al. 2017) as mrkit.metrics.amr.subscores defines them, "
+            "micro-averaged; the alignment-based ones (Unlabeled, No WSD, Reentrancies, SRL) under the certified "
+            "engine.")
 
 
 def _document(study: AmrStudy):
