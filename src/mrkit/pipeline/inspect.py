@@ -58,14 +58,14 @@ class AmrStudy:
 
 def graph_view(graph: Graph, keep: frozenset[str] = NON_INVERTED_OF) -> dict:
     """A graph as written: ``v`` variables, ``c`` concepts (None without one), ``a``
-    attributes ``[node, role, value]``, ``e`` edges ``[source, role, target, inverted]``
+    attributes ``[node, role, value]`` (``[node, role, value, 1]`` for a quoted constant), ``e`` edges ``[source, role, target, inverted]``
     (roles as written, ``ARG0-of`` kept; ``inverted`` 1 when Smatch counts the triple in the
     other direction), ``t`` top nodes (indices)."""
     index = {v: i for i, v in enumerate(graph.nodes)}
     view = {"v": list(graph.nodes), "c": [n.label for n in graph.nodes.values()], "a": [], "e": [], "t": []}
     for i, node in enumerate(graph.nodes.values()):
         for p in node.properties:
-            view["a"].append([i, p.key.lstrip(":"), p.value])
+            view["a"].append([i, p.key.lstrip(":"), p.value, 1] if p.quoted else [i, p.key.lstrip(":"), p.value])
     for e in graph.edges:
         view["e"].append([index[e.source], e.label.lstrip(":"), index[e.target], int(is_inverted(e.label, keep))])
     view["t"] = [index[t] for t in graph.tops if t in index]
@@ -76,7 +76,7 @@ def _keys(view: dict, keep: frozenset[str]) -> list[tuple | None]:
     """The Smatch triple of every element of a view (instances, attributes, edges, tops),
     over node indices; None for a node without a concept."""
     keys: list[tuple | None] = [("i", i, c.lower()) if c is not None else None for i, c in enumerate(view["c"])]
-    keys += [("a", i, r.lower(), v.lower()) for i, r, v in view["a"]]
+    keys += [("a", a[0], a[1].lower(), a[2].lower()) for a in view["a"]]
     for s, r, t, _ in view["e"]:
         s2, r2, t2 = normalize_relation(str(s), r, str(t), keep)
         keys.append(("r", int(s2), r2, int(t2)))

@@ -1,4 +1,5 @@
-"""The HTML report of sentence AMR: a :class:`~mrkit.pipeline.inspect.AmrStudy` as one page.
+"""The HTML report: a :class:`~mrkit.pipeline.inspect.AmrStudy` (sentence AMR with Smatch, MRP
+graphs with the MRP metric, document graphs with document Smatch) as one page.
 
 Headline table (Smatch micro/macro with bootstrap intervals, certified share, paired tests
 against the first system), charts (score distribution, score against sentence length, F1
@@ -169,7 +170,8 @@ def _extra_tables(study: AmrStudy) -> tuple[str, list[str]]:
                        + "</tr>" for n, vals in zip(study.names, values))
         html.append(f'<h3>{escape(title)}</h3><table class="t"><thead><tr><th class="l">system</th>{head}</tr>'
                     f'</thead><tbody>{rows}</tbody></table><p class="note">{escape(note)}</p>')
-        charts.append(_chart(title + " (F1)", svg.bars(groups, list(zip(study.names, values)), title)))
+        charts.append(_chart(title + " (F1)", svg.bars(groups, list(zip(study.names, values)), title), True,
+                             study.names))
     return "".join(html), charts
 
 

@@ -14,6 +14,7 @@
   function f1(p, k) { return p.sc[k][5]; }
   function fmt(x) { return x === null || x === undefined ? "-" : x.toFixed(4); }
   function $(id) { return document.getElementById(id); }
+  function constant(a) { return a[3] ? '"' + a[2] + '"' : String(a[2]); }  // quoted as written
 
   /* ------------------------------------------------------------ the pair table */
   function key(p, i) {
@@ -141,7 +142,7 @@
       ch[i].forEach(function (c) {
         if (c.attr !== undefined) {
           var a = g.a[c.attr];
-          s += pad + '<span class="' + mark(marks, c.el) + '" title="attribute">:' + esc(a[1]) + " " + esc(a[2]) + "</span>";
+          s += pad + '<span class="' + mark(marks, c.el) + '" title="attribute">:' + esc(a[1]) + " " + esc(constant(a)) + "</span>";
         } else {
           var e = g.e[c.edge];
           s += pad + '<span class="' + mark(marks, c.el) + '" title="relation">:' + esc(e[1]) + "</span> ";
@@ -213,7 +214,7 @@
       tkids[i].forEach(function (c) {
         if (c.attr !== undefined) {
           var a = g.a[c.attr];
-          var k = {attr: c.attr, el: c.el, depth: depth + 1, w: textWidth(String(a[2]), 6.6), label: String(a[2]), kids: [], parentEl: c.el, role: a[1]};
+          var k = {attr: c.attr, el: c.el, depth: depth + 1, w: textWidth(constant(a), 6.6), label: constant(a), kids: [], parentEl: c.el, role: a[1]};
           boxes.push(k);
           b.kids.push(k);
           place(k);
@@ -288,7 +289,7 @@
     function add(k, html, el) { if (!(k in seen)) { seen[k] = 1; out.push([html, marks.charAt(el)]); } }
     var mrp = D.family === "mrp";
     g.c.forEach(function (c, i) { if (c !== null) add("i" + i + c.toLowerCase(), esc(g.v[i]) + (mrp ? " :label " : " :instance ") + esc(c), E.inst(i)); });
-    g.a.forEach(function (a, j) { add("a" + a[0] + ":" + a[1].toLowerCase() + " " + a[2].toLowerCase(), name(a[0]) + " :" + esc(a[1]) + " " + esc(a[2]), E.attr(j)); });
+    g.a.forEach(function (a, j) { add("a" + a[0] + ":" + a[1].toLowerCase() + " " + a[2].toLowerCase(), name(a[0]) + " :" + esc(a[1]) + " " + esc(constant(a)), E.attr(j)); });
     g.e.forEach(function (e, j) {
       var s = e[3] ? e[2] : e[0], t = e[3] ? e[0] : e[2], r = e.length > 4 ? e[4] : (e[3] ? e[1].slice(0, -3) : e[1]);
       add("r" + s + ":" + r.toLowerCase() + ":" + t, name(s) + " :" + esc(r) + " " + name(t), E.edge(j));
