@@ -25,16 +25,15 @@ in order. Other graphs (MRP of the other frameworks, SDP, EDS, UCCA) are scored 
 metric, paired by framework and id as in `mrkit mrp` (--framework to choose), and the pair
 view also shows every node's anchors on the sentence. Document graphs are scored by
 document Smatch with --metric docsmatch (with its coreference and reentrancy subscores).
-The input format is guessed from
-suffix and content, or given by --format. The page is the same bytes for the same inputs
-and options.
+The input format is guessed from suffix and content, or given by --format. The page is
+the same bytes for the same inputs and options.
 """
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="an HTML report of an evaluation, with every pair's alignment",
                        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("gold", help="gold file (PENMAN or MRP)")
+    p.add_argument("gold", help="gold file (PENMAN, MRP, SDP, EDS, UCCA)")
     p.add_argument("systems", nargs="+", metavar="SYSTEM", help="system files, graphs paired in order with the gold file")
     p.add_argument("-o", "--output", required=True, metavar="FILE",
                    help="the HTML file to write (atomically; '-' is stdout; checked before any work)")
