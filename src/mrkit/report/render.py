@@ -88,3 +88,25 @@ def render(ev: MetaEvaluation, digits: int = 3) -> str:
     rows.append(["sentence length"] + [f.num(ev.length_correlation[m]) for m in ev.metrics])
     parts.append(format_table(headers, rows, "Spearman correlation between metrics (all parses pooled)"))
     return "\n\n".join(parts)
+
+
+def render_audit(audits: Sequence, digits: int = 3) -> str:
+    """The table metric x trap of :func:`mrkit.metaeval.audit.audit_metrics` ("ok" or
+    "FALLS"), then for every trap the sound behaviour and each metric's pair scores."""
+    if not audits:
+        return ""
+    traps = [r.trap for r in audits[0].results]
+    rows = [[a.metric] + ["ok" if r.sound else ("ERROR" if r.error else "FALLS") for r in a.results]
+            for a in audits]
+    parts = [format_table(["metric", *traps], rows,
+                          "Metric audit (ok = behaves as a sound AMR metric; FALLS = falls for the trap)")]
+    f = _Fmt(digits)
+    lines = ["Traps (pair scores per metric, in the order of the trap's pairs):"]
+    for k, trap in enumerate(traps):
+        lines.append(f"  {trap}: {audits[0].results[k].expected}")
+        for a in audits:
+            r = a.results[k]
+            shown = r.error if r.error else " ".join(f.num(x) for x in r.scores)
+            lines.append(f"    {a.metric:<12} {'ok   ' if r.sound else 'FALLS'}  {shown}")
+    parts.append("\n".join(lines))
+    return "\n\n".join(parts)
