@@ -20,6 +20,7 @@ from ..errors import InputError
 from ..model.graph import Graph
 from ..metrics.registry import MetricResult, available, declaration, get_metric
 from .acceptability import a_delta
+from .roc import best_threshold, roc_auc
 from .correlation import finite_or_none, spearman, spearman_matrix
 from ..codecs.labels import HumanLabels, check_labels
 from .preference import human_signs, pairwise_accuracy, preference_share, sign_test, signs
@@ -199,6 +200,7 @@ def _pairwise_table(ev: MetaEvaluation, samples: int, seed: int, level: float, t
         row = pairwise_accuracy(hs, ms, ties)
         row["ci"] = bootstrap_ci(lambda idx: pairwise_accuracy(hs[idx], ms[idx], ties)["accuracy"],
                                  len(hs), samples, seed, level)
+        row["beats_random"] = _outside(row["ci"], RANDOM_PAIRWISE)
         ev.pairwise_table[m] = row
 
 
@@ -213,4 +215,23 @@ def _acceptability_table(ev: MetaEvaluation, samples: int, seed: int, level: flo
         row = a_delta(sc.ravel(), acc.ravel())
         row["ci"] = bootstrap_ci(lambda idx: a_delta(sc[idx].ravel(), acc[idx].ravel())["a_delta"],
                                  len(sc), samples, seed, level)
+        row["beats_random"] = _outside(row["ci"], RANDOM_A_DELTA)
+        row["roc_auc"] = roc_auc(sc.ravel(), acc.ravel())
+        row["roc_auc_ci"] = bootstrap_ci(lambda idx: roc_auc(sc[idx].ravel(), acc[idx].ravel()),
+                                         len(sc), samples, seed, level)
+        row["best_threshold"] = best_threshold(sc.ravel(), acc.ravel())
         ev.acceptability_table[m] = row
+
+
+RANDOM_PAIRWISE = 0.5
+"""Pairwise accuracy of the random baseline (a coin flip per pair; Opitz & Frank 2022, RAND)."""
+RANDOM_A_DELTA = 0.0
+"""AΔ of the random baseline (random scores rank both classes alike)."""
+
+
+def _outside(ci, value: float) -> bool:
+    """Whether ``value`` lies outside the interval (Table 2's dagger); False without one."""
+    lo, hi = ci
+    if lo is None or hi is None or np.isnan(lo) or np.isnan(hi):
+        return False
+    return bool(value < lo or value > hi)

@@ -68,20 +68,42 @@ def render(ev: MetaEvaluation, digits: int = 3) -> str:
         headers = ["metric", f"pairwise acc [{level}% CI]", "right/counted", "metric ties",
                    f"A-delta [{level}% CI]", "A-delta/n"]
         rows = []
+
+        def dagger(row) -> str:
+            return "†" if row and row.get("beats_random") else ""
+
         for m in ev.metrics:
             pw = ev.pairwise_table.get(m)
             ad = ev.acceptability_table.get(m)
             rows.append([m,
-                         f"{f.num(pw['accuracy'])} {f.ci(pw['ci'])}" if pw else "-",
+                         f"{f.num(pw['accuracy'])} {f.ci(pw['ci'])}{dagger(pw)}" if pw else "-",
                          f"{pw['right']}/{pw['counted']}" if pw else "-",
                          str(pw["metric_ties"]) if pw else "-",
-                         f"{f.num(ad['a_delta'], 1)} {f.ci(ad['ci'], 1)}" if ad else "-",
+                         f"{f.num(ad['a_delta'], 1)} {f.ci(ad['ci'], 1)}{dagger(ad)}" if ad else "-",
                          f.num(ad["normalized"]) if ad else "-"])
+        rows.append(["random", f.num(0.5) if ev.pairwise_table else "-", "-", "-",
+                     f.num(0.0, 1) if ev.acceptability_table else "-", f.num(0.0) if ev.acceptability_table else "-"])
         ties = {"exclude": "excluded", "half": "count half", "wrong": "count as wrong"}[
             ev.settings.get("ties", "exclude")]
         parts.append(format_table(headers, rows,
                                   f"Agreement with humans (pairwise accuracy: metric ties {ties}; "
-                                  "A-delta: median rank of acceptable minus unacceptable parses)"))
+                                  "A-delta: median rank of acceptable minus unacceptable parses; "
+                                  f"† = the random baseline lies outside the {level}% interval)"))
+    if ev.acceptability_table:
+        headers = ["metric", f"ROC-AUC [{level}% CI]", "best threshold", "Youden J", "TPR", "FPR",
+                   "accuracy"]
+        rows = []
+        for m in ev.metrics:
+            ad = ev.acceptability_table.get(m)
+            if not ad or "roc_auc" not in ad:
+                continue
+            bt = ad["best_threshold"]
+            rows.append([m, f"{f.num(ad['roc_auc'])} {f.ci(ad['roc_auc_ci'])}", f.num(bt["threshold"]),
+                         f.num(bt["youden"]), f.num(bt["tpr"]), f.num(bt["fpr"]), f.num(bt["accuracy"])])
+        rows.append(["random", f.num(0.5), "-", f.num(0.0), "-", "-", "-"])
+        parts.append(format_table(headers, rows,
+                                  "Acceptable vs unacceptable parses (ROC-AUC; the threshold t, "
+                                  "'acceptable when score >= t', with the largest Youden J = TPR - FPR)"))
 
     headers = ["spearman"] + ev.metrics
     rows = [[a] + [f.num(ev.correlation[a][b]) for b in ev.metrics] for a in ev.metrics]
