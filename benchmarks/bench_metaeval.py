@@ -188,6 +188,55 @@ def _dagger(ci, rand) -> str:
     return "†" if ci and not (ci[0] <= rand <= ci[1]) else ""
 
 
+# paper row -> the file the study's run_*.sh writes for it (sim-predictions/, without the
+# corpus prefix), in a directory given by --predictions
+PREDICTIONS = {"SIMPLE": "simpleMetric", "SEMA": "sema", "SEMBLEU-k2": "sembleuST-k2",
+               "SEMBLEU-k3": "sembleuST-k3", "SMATCH": "smatch", "S2MATCH": "s2match", "WLK-k2": "wlk2",
+               "WWLK-k2": "wwlk2-vendored", "WWLK-k3e2n": "wwlk3e2n-vendored"}
+
+
+def read_predictions(path: Path) -> tuple[list[float], list[float]]:
+    """A study prediction file as evaluate4tasks.py reads it: the last token of each of
+    the first 400 lines (not a number: NA), even lines BART, odd lines T5."""
+    vals = []
+    for line in path.read_text().split("\n")[:400]:
+        try:
+            vals.append(float(line.split()[-1]))
+        except (ValueError, IndexError):
+            vals.append(float("nan"))
+    return vals[::2], vals[1::2]
+
+
+def reference_table(pred_dir: Path, labels, samples: int = 1000) -> str:
+    """The reference implementations' per-pair scores (the study's commands), statistics
+    by the paper's definitions and by the study's code, next to the paper."""
+    pref = labels.preference
+    acc_a = [r[0] for r in labels.acceptable]
+    acc_b = [r[1] for r in labels.acceptable]
+    rows = []
+    for row, stem in PREDICTIONS.items():
+        f = pred_dir / f"{stem}.txt"
+        if not f.exists():
+            f = pred_dir / f"{stem.replace('-vendored', '')}.txt"
+        if not f.exists():
+            continue
+        a, b = read_predictions(f)
+        st = paper_statistics(a, b, pref, acc_a, acc_b, samples=samples)
+        P = PAPER[row]
+        rows.append([row, f"{P[0]}/{P[1]}", f"{st['P_bart']:g}/{st['P_t5']:g}",
+                     f"{st['P_code'][0]}/{st['P_code'][1]}", f"{P[2]:.2f}/{P[3]:.2f}",
+                     f"{st['macro'][0]:.2f}/{st['macro'][1]:.2f}",
+                     f"{P[6]:.2f}{'†' if P[7] else ''}", f"{st['PA']:.2f}{_dagger(st.get('PA_ci'), 0.5)}",
+                     f"{st['PA_code']:.2f}{_dagger(st.get('PA_code_ci'), 0.5)}",
+                     f"{P[8]:.1f}{'†' if P[9] else ''}", f"{st['AD']:.1f}{_dagger(st.get('AD_ci'), 0.0)}",
+                     f"{st['AD_code']:.1f}{_dagger(st.get('AD_code_ci'), 0.0)}"])
+    return format_table(["row", "P paper", "P ref", "P ref code", "S macro paper", "S macro ref",
+                         "PA paper", "PA ref", "PA ref code", "A-delta paper", "A-delta ref",
+                         "A-delta ref code"], rows,
+                        f"The reference implementations' own scores ({pred_dir.name}: the study's commands, "
+                        "GloVe 50d), statistics by the paper's definitions and by the study's code")
+
+
 def paper_tables(golds, systems, labels, vectors: str | None = None, samples: int = 1000) -> str:
     """Table 1 and Table 2 of the paper next to mrkit's numbers (both ways of computing
     the statistics)."""
@@ -244,6 +293,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--vectors", help="GloVe text file for S2MATCH/WWLK (the paper: glove.6B.100d.txt)")
     ap.add_argument("--paper-only", action="store_true", help="only the paper's Tables 1 and 2")
+    ap.add_argument("--predictions", type=Path,
+                    help="directory of the reference implementations' per-pair scores on the study "
+                         "files, named as the study's run_*.sh write them (simpleMetric.txt, sema.txt, "
+                         "sembleuST-k2.txt, smatch.txt, s2match.txt, wlk2.txt, wwlk2.txt, ...)")
     args = ap.parse_args()
     if not DATA.exists():
         sys.exit(f"shared data not found: {DATA}")
@@ -252,6 +305,9 @@ def main() -> None:
     labels = read_labels(DATA / "original" / "qualitylp_LABEL.txt")
     print(paper_tables(golds, systems, labels, args.vectors))
     print()
+    if args.predictions:
+        print(reference_table(args.predictions, labels))
+        print()
     if args.paper_only:
         return
     pref = labels.preference
