@@ -105,6 +105,17 @@ def render(ev: MetaEvaluation, digits: int = 3) -> str:
                                   "Acceptable vs unacceptable parses (ROC-AUC; the threshold t, "
                                   "'acceptable when score >= t', with the largest Youden J = TPR - FPR)"))
 
+    for key, table in ev.system_pairs_table.items():
+        headers = ["metric", f"pairwise acc [{level}% CI]", "right/counted", f"A-delta [{level}% CI]"]
+        rows = []
+        for m in ev.metrics:
+            pw, ad = table[m]["pairwise"], table[m]["a_delta"]
+            rows.append([m, f"{f.num(pw['accuracy'])} {f.ci(pw['ci'])}{'†' if pw['beats_random'] else ''}",
+                         f"{pw['right']}/{pw['counted']}",
+                         f"{f.num(ad['a_delta'], 1)} {f.ci(ad['ci'], 1)}{'†' if ad['beats_random'] else ''}"])
+        parts.append(format_table(headers, rows, f"Agreement with humans, {key} (human preference from "
+                                                 f"{table['human']}; † = random baseline outside the interval)"))
+
     headers = ["spearman"] + ev.metrics
     rows = [[a] + [f.num(ev.correlation[a][b]) for b in ev.metrics] for a in ev.metrics]
     rows.append(["sentence length"] + [f.num(ev.length_correlation[m]) for m in ev.metrics])
