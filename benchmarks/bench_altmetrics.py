@@ -73,7 +73,8 @@ REFERENCES = {
 # gives it the same GloVe vectors from a local text file instead, then runs the script
 WWLK_LAUNCHER = (
     "import runpy, sys; import gensim.downloader as api; from gensim.models import KeyedVectors; "
-    "api.load = lambda uri: KeyedVectors.load_word2vec_format(sys.argv[1], binary=False, no_header=True); "
+    "glove = sys.argv[1]; "
+    "api.load = lambda uri: KeyedVectors.load_word2vec_format(glove, binary=False, no_header=True); "
     "sys.path.insert(0, '.'); sys.argv = ['main_wlk_wasser.py'] + sys.argv[2:]; "
     "runpy.run_path('main_wlk_wasser.py', run_name='__main__')")
 
