@@ -25,9 +25,10 @@ In JSON the corpus score is at summary.f1, beside `corpus`, `macro` and `details
 
 Each metric takes only the options it declares (an option meant for another metric is an
 error): smatch the engine options; s2match --vectors, --cutoff and the engine options;
-sembleu -k and --reference; wlk -k and --edge-to-node; wwlk --vectors, -k, --direction and --edge-weights; wwlk-k3e2n --vectors, -k and --direction; simple and
-sema none.  -j/--executor run the pairs of every metric but wwlk and wwlk-k3e2n (which
-embed batches of graphs together in this process) in worker processes; by default only
+sembleu -k and --reference; wlk -k and --edge-to-node; wwlk --vectors, -k, --direction and
+--edge-weights; wwlk-k3e2n --vectors, -k and --direction; simple and sema none.
+-j/--executor run the pairs of every metric but wwlk and wwlk-k3e2n (which embed batches
+of graphs together in this process) in worker processes; by default only
 smatch and s2match use them, on 1000 pairs or more.
 """
 
