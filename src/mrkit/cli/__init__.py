@@ -32,6 +32,7 @@ COMMANDS = {
     "docamr": "docamr",
     "docsmatch": "docsmatch",
     "report": "report",
+    "audit": "audit",
 }
 
 
