@@ -21,6 +21,16 @@ connected on neither side), and the coreference metrics of the clusters (singlet
 removed, as SciCo does, unless --keep-singletons). Mentions are matched by span, so
 system mentions may differ from gold ones.
 
+SciCo's further evaluation, on request: --auroc (multiclass AUROC over ordered mention
+pairs, classes none/coref/parent/child, the system's scores being the one-hot classes
+of its own structure, as SciCo's code), --pair-scores FILE (the same AUROC from a pair
+scorer's probabilities: a TSV file with header topic, i, j, none, coref, parent, child;
+i and j are positions in the gold topic's mention list), --common-ancestor (1 - mean
+difference of the ancestor-set overlap of mention pairs), --components (coreference on
+the connected components of the hierarchy). --subset FIELD keeps the gold topics whose
+FIELD is true (hard_10, hard_20), --subset FIELD=VALUE those whose FIELD is VALUE
+(source=curated), and the system's topics of those ids, as SciCo's evaluate.py.
+
 The headline (summary.f1 in JSON, with --bootstrap and --against) is the hierarchy F1,
 micro-averaged over topics; topics are paired by id. '-' reads standard input.
 """
@@ -35,6 +45,15 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--with-tn", action="store_true", help="path ratio also over pairs connected on neither side")
     p.add_argument("--per-topic", action="store_true",
                    help="also report every topic (JSON; with --format tsv/csv: one row per topic)")
+    p.add_argument("--subset", metavar="FIELD[=VALUE]",
+                   help="score the topics whose FIELD is true (hard_10, hard_20) or is VALUE (source=curated)")
+    p.add_argument("--auroc", action="store_true",
+                   help="multiclass AUROC over mention pairs from the system's structure (SciCo's)")
+    p.add_argument("--pair-scores", metavar="TSV",
+                   help="multiclass AUROC from a pair scorer's probabilities (topic, i, j, none, coref, parent, child)")
+    p.add_argument("--common-ancestor", action="store_true", help="the common-ancestor score")
+    p.add_argument("--components", action="store_true",
+                   help="coreference on the connected components of the hierarchy")
     add_format_option(p, INPUT_FORMATS)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("-o", "--output", help="write the report to this file (atomically)")
@@ -60,14 +79,17 @@ def run(args) -> int:
             warned.add(message)
             print(f"mrkit: warning: {message}", file=sys.stderr)
 
-    check_stdin(args.gold, args.system, args.against)
+    check_stdin(args.gold, args.system, args.against, args.pair_scores)
     gold: list = []
+    extras = tuple(name for name, on in (("auroc", args.auroc), ("common_ancestor", args.common_ancestor),
+                                         ("components", args.components)) if on)
 
     def score(system: str, keep: bool = False):
         if not gold:  # the gold file is read once (it may be standard input)
             gold.append(read_topics(args.gold, warn))
         return score_hierarchy(args.gold, system, executor, warn=warn, keep_records=keep, per_topic=args.per_topic,
-                               gold_topics=gold[0], keep_singletons=args.keep_singletons)
+                               gold_topics=gold[0], keep_singletons=args.keep_singletons, subset=args.subset,
+                               extras=extras, pair_scores=args.pair_scores)
 
     with executor:
         result, corpus = score(args.system, rows)
@@ -87,6 +109,29 @@ def run(args) -> int:
     if ("path_ratio_with_tn" if args.with_tn else "path_ratio") in result.undefined:
         marks["path ratio (micro)"] = marks["path ratio (macro)"] = {2}
     lines += format_table(rows_, args.digits, marks=marks)
+    lines += extra_lines(result.extra, args.digits)
     emit_result(args, corpus, {"gold": args.gold, "system": args.system}, lines, ci, against,
                 per_pair=rows, scale=100.0)
     return 0
+
+
+def extra_lines(extra: dict, digits: int) -> list[str]:
+    """Text lines of the further scores."""
+    from .coref import format_table
+
+    def pct(v) -> str:
+        return "undefined (a class has no gold pair)" if v is None else f"{100 * v:.{digits}f}"
+
+    lines = []
+    for key, title in (("auroc", "AUROC (system structure, one-hot)"), ("auroc_scores", "AUROC (pair scores)")):
+        if key in extra:
+            lines.append(f"{title}: {pct(extra[key]['auroc'])} over {extra[key]['pairs']} mention pairs")
+    if "common_ancestor" in extra:
+        lines.append(f"common ancestor: {100 * extra['common_ancestor']['common_ancestor']:.{digits}f}")
+    if "components" in extra:
+        c = extra["components"]
+        rows = [(m, c[m]["recall"], c[m]["precision"], c[m]["f1"]) for m in c if m != "conll"]
+        nan = float("nan")
+        rows.append(("conll", nan, nan, c["conll"]["f1"]))
+        lines += format_table(rows, digits, title="connected components")
+    return lines

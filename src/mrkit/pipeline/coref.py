@@ -314,7 +314,8 @@ def score_topics(gold: Sequence, system: Sequence, executor=None, *, keep_single
 
 
 def _score_topics(gold, system, executor, *, keep_singletons: bool = False, repeated: str = "first",
-                  system_file: str | None = None):
+                  system_file: str | None = None, extras: Sequence[str] = (), pair_scores: dict | None = None,
+                  pair_scores_file: str | None = None):
     from ..metrics.coref.hierarchy import HierarchyResult, pair_topics
 
     executor = executor if executor is not None else _serial()
@@ -322,7 +323,82 @@ def _score_topics(gold, system, executor, *, keep_singletons: bool = False, repe
     scores = list(stream(_topic_chunk, pairs, executor, size=8))
     coref, _ = score_pairs([(g.document(), s.document()) for g, s in pairs], executor,
                            keep_singletons=keep_singletons, repeated=repeated)
-    return HierarchyResult(scores, coref, {"keep_singletons": keep_singletons, "repeated": repeated})
+    options = {"keep_singletons": keep_singletons, "repeated": repeated}
+    return HierarchyResult(scores, coref, options,
+                           extra_scores(pairs, extras, executor, pair_scores, pair_scores_file,
+                                        keep_singletons=keep_singletons, repeated=repeated))
+
+
+EXTRA_SCORES = ("auroc", "common_ancestor", "components")
+"""SciCo's further scores (``mrkit hierarchy --auroc/--common-ancestor/--components``)."""
+
+
+def extra_scores(pairs: Sequence[tuple], extras: Sequence[str], executor=None, pair_scores: dict | None = None,
+                 pair_scores_file: str | None = None, **coref_options) -> dict:
+    """The further scores of paired topics: ``auroc`` (one-hot classes of the system's
+    structure, as SciCo's code), ``auroc_scores`` (from a pair scorer's probabilities,
+    when ``pair_scores`` is given), ``common_ancestor``, ``components`` (coreference on
+    the connected components of the hierarchy)."""
+    out: dict = {}
+    for name in extras:
+        if name not in EXTRA_SCORES:
+            raise ValueError(f"unknown score {name!r} (choose from {', '.join(EXTRA_SCORES)})")
+    if "auroc" in extras:
+        from ..metrics.coref.auroc import structure_auroc
+
+        out["auroc"] = structure_auroc(pairs).to_dict()
+    if pair_scores is not None:
+        from ..metrics.coref.auroc import scores_auroc
+
+        check_pair_scores(pairs, pair_scores, pair_scores_file, need=("none", "coref", "parent", "child"))
+        out["auroc_scores"] = scores_auroc(pairs, pair_scores).to_dict()
+    if "common_ancestor" in extras:
+        from ..metrics.coref.ancestor import common_ancestor
+
+        out["common_ancestor"] = common_ancestor(pairs).to_dict()
+    if "components" in extras:
+        from ..metrics.coref.components import component_topic
+
+        coref, _ = score_pairs([(component_topic(g).document(), component_topic(s).document()) for g, s in pairs],
+                               executor, **coref_options)
+        out["components"] = coref.to_dict()["scores"]
+    return out
+
+
+def check_pair_scores(pairs: Sequence[tuple], table: dict, file: str | None, need: Sequence[str] = ()) -> None:
+    """Every scored pair names mentions of its topic, and the ``need`` columns are there."""
+    from ..metrics.coref.pairs import mention_list
+
+    known = {g.id: len(mention_list(g)) for g, _ in pairs}
+    for tid, scored in table.items():
+        n = known.get(tid)
+        if n is None:
+            continue  # a topic not scored (another subset)
+        for (i, j), values in scored.items():
+            if i >= n or j >= n:
+                raise InputError(f"pair ({i}, {j}) names a mention the topic does not have ({n} mentions)",
+                                 file, None, tid, unit="topic")
+            missing = [c for c in need if c not in values]
+            if missing:
+                raise InputError(f"no {', '.join(missing)} column (needed here)", file)
+
+
+def select_topics(topics: Sequence, subset: str | None, file: str | None = None) -> list:
+    """The topics of a SciCo subset, as SciCo's ``evaluate.py GOLD SYSTEM FIELD``:
+    ``FIELD`` keeps the topics whose field is true (``hard_10``, ``hard_20``),
+    ``FIELD=VALUE`` those whose field, written as text, is VALUE (``source=curated``).
+    No topic left is an error."""
+    if not subset:
+        return list(topics)
+    field_, sep, value = subset.partition("=")
+    if sep:
+        kept = [t for t in topics if field_ in t.fields and str(t.fields[field_]) == value]
+    else:
+        kept = [t for t in topics if t.fields.get(field_) is True]
+    if not kept:
+        raise InputError(f"no topic is in the subset {subset!r} (field {field_!r}"
+                         f"{' = ' + repr(value) if sep else ' true'})", file)
+    return kept
 
 
 def hierarchy_corpus(result: "HierarchyResult", keep_records: bool = False,
@@ -349,7 +425,8 @@ def hierarchy_corpus(result: "HierarchyResult", keep_records: bool = False,
 
 
 def score_hierarchy(gold: str, system: str, executor=None, *, warn=None, keep_records: bool = False,
-                    per_topic: bool = False, gold_topics: list | None = None,
+                    per_topic: bool = False, gold_topics: list | None = None, subset: str | None = None,
+                    extras: Sequence[str] = (), pair_scores: str | None = None,
                     **options) -> tuple["HierarchyResult", "CorpusResult"]:
     """``mrkit hierarchy GOLD SYSTEM``: read, pair topics by id, score through ``executor``
     (``gold_topics``: the gold file's topics when already read)."""
@@ -357,7 +434,18 @@ def score_hierarchy(gold: str, system: str, executor=None, *, warn=None, keep_re
     s = read_topics(system, warn)
     if not g:  # nothing to score is not a perfect score
         raise InputError("holds no topic: nothing to score", gold)
-    result = _score_topics(g, s, executor, system_file=os.fspath(system), **options)
+    if subset:  # SciCo: gold topics of the subset, the system's topics of those ids
+        g = select_topics(g, subset, os.fspath(gold))
+        ids = {t.id for t in g}
+        s = [t for t in s if t.id in ids]
+    table = None
+    if pair_scores is not None:
+        from ..codecs.pair_scores import read_pair_scores
+
+        table = read_pair_scores(pair_scores)
+    result = _score_topics(g, s, executor, system_file=os.fspath(system), extras=extras, pair_scores=table,
+                           pair_scores_file=os.fspath(pair_scores) if pair_scores is not None else None,
+                           **options)
     return result, hierarchy_corpus(result, keep_records, per_topic)
 
 
