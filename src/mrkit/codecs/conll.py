@@ -9,6 +9,10 @@ sentences.  A mention is a :class:`~mrkit.model.clusters.Span`
 reference scorer does.  Mentions of one entity that overlap are
 closed last-opened-first.
 
+A compiled scanner (``_conll.c``) reads the plain case (ASCII where whitespace matters, no
+``\r``, no error) in one pass over the bytes; whenever it declines, this module's Python
+reader reads the file, and it stays the reference (differential tests compare both).
+
 Bad input (a bracket that closes nothing, a mention never closed, a document that never
 ends, a token outside any document) raises :class:`mrkit.errors.InputError` naming the
 file, the document and the line.
@@ -21,7 +25,7 @@ import re
 from typing import Iterator
 
 from ..errors import InputError
-from ._files import numbered_lines
+from ._files import gc_paused, numbered_lines
 from ..model.clusters import CorefDocument, Span
 
 # Both patterns are anchored prefixes without nested or adjacent repetitions that could
@@ -35,6 +39,41 @@ _SEPARATORS = frozenset("|-_")
 
 def iter_conll(path: str | os.PathLike) -> Iterator[CorefDocument]:
     """Yield the documents of a column file in order."""
+    name = os.fspath(path)
+    docs = _compiled(name)
+    if docs is not None:
+        yield from docs
+        return
+    yield from iter_conll_python(name)
+
+
+def _compiled(name: str) -> list[CorefDocument] | None:
+    """The documents read by the compiled scanner, or None (not built, the file cannot be
+    read, not UTF-8, or a case the scanner leaves to the Python reader)."""
+    try:
+        from . import _conll
+    except ImportError:
+        return None
+    try:
+        with open(name, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return None  # the Python reader says why
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    with gc_paused():
+        found = _conll.scan(data, Span)
+        if found is None:
+            return None
+        return [CorefDocument(doc_id, clusters, name, line, lines, repeats)
+                for doc_id, line, clusters, lines, repeats in found]
+
+
+def iter_conll_python(path: str | os.PathLike) -> Iterator[CorefDocument]:
+    """The Python reader (the reference of the compiled one; it reads every case)."""
     name = os.fspath(path)
     doc: CorefDocument | None = None
     entity_index: dict[str, int] = {}
