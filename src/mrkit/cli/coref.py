@@ -42,6 +42,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--metrics", help="comma-separated subset of: mentions,muc,bcub,ceafe,ceafm,blanc,lea")
     p.add_argument("--remove-singletons", action="store_true",
                    help="drop one-mention entities (from key and response separately)")
+    p.add_argument("--remove-nested", action="store_true",
+                   help="drop a mention nested in another mention of its entity (coval's remove_nested)")
     p.add_argument("--repeated", choices=("first", "error"), default="first",
                    help="a mention written twice: keep its first occurrence (default) or fail")
     p.add_argument("--amr", nargs=2, metavar=("GOLD_AMR", "SYSTEM_AMR"),
@@ -88,6 +90,8 @@ def run(args) -> int:
     metrics = [m.strip() for m in args.metrics.split(",")] if args.metrics else None
     options = dict(keep_singletons=not args.remove_singletons, repeated=args.repeated,
                    average="macro" if args.macro else "micro", metrics=metrics)
+    if args.remove_nested:
+        options["remove_nested"] = True
     fmt = report_format(args)
     rows = args.per_document and fmt in ("tsv", "csv")
     executor = executor_of(args)

@@ -156,14 +156,15 @@ def _check(metrics: Sequence[str] | None, average: str) -> tuple[str, ...]:
     return check_choices(metrics, average)
 
 
-def _score_chunk(pairs: list, names: tuple[str, ...], keep_singletons: bool, repeated: str) -> list:
+def _score_chunk(pairs: list, names: tuple[str, ...], keep_singletons: bool, repeated: str,
+                 remove_nested: bool = False) -> list:
     """(document score, CoNLL row) of every (key, response) pair of a chunk."""
     from ..metrics.coref.score import score_pair
 
     wanted = names + tuple(m for m in CONLL_METRICS if m not in names)
     out = []
     for k, r in pairs:
-        d = score_pair(k, r, wanted, keep_singletons, repeated)
+        d = score_pair(k, r, wanted, keep_singletons, repeated, remove_nested)
         row = [x for m in CONLL_METRICS
                for x in (d.counts[m].r_num, d.counts[m].r_den, d.counts[m].p_num, d.counts[m].p_den)]
         d.counts = {m: d.counts[m] for m in names}
@@ -178,19 +179,23 @@ def _serial():
 
 
 def score_pairs(pairs: Sequence[tuple], executor=None, *, keep_singletons: bool = True, repeated: str = "first",
-                average: str = "micro", metrics: Sequence[str] | None = None
+                average: str = "micro", metrics: Sequence[str] | None = None, remove_nested: bool = False
                 ) -> tuple["CorefResult", list[list[float]]]:
     """Score paired (key, response) documents through ``executor`` (default: serial):
     the :class:`~mrkit.metrics.coref.score.CorefResult` and every document's CoNLL row."""
     from ..metrics.coref.score import CorefResult
 
     names = _check(metrics, average)
-    fn = partial(_score_chunk, names=names, keep_singletons=keep_singletons, repeated=repeated)
+    fn = partial(_score_chunk, names=names, keep_singletons=keep_singletons, repeated=repeated,
+                 remove_nested=remove_nested)
     docs, rows = [], []
     for d, row in stream(fn, pairs, executor if executor is not None else _serial()):
         docs.append(d)
         rows.append(row)
-    return (CorefResult(docs, names, average, {"keep_singletons": keep_singletons, "repeated": repeated}), rows)
+    options = {"keep_singletons": keep_singletons, "repeated": repeated}
+    if remove_nested:
+        options["remove_nested"] = True
+    return (CorefResult(docs, names, average, options), rows)
 
 
 def score_documents(keys: Sequence["CorefDocument"], responses: Sequence["CorefDocument"], executor=None, *,

@@ -150,10 +150,10 @@ class CorefResult:
 
 
 def score_pair(key: CorefDocument, response: CorefDocument, metrics: Sequence[str] = tuple(METRICS),
-               keep_singletons: bool = True, repeated: str = "first") -> DocumentScore:
+               keep_singletons: bool = True, repeated: str = "first", remove_nested: bool = False) -> DocumentScore:
     """Counts of every metric for one (key, response) pair of documents."""
-    kc = prepare(key, keep_singletons, repeated)
-    rc = prepare(response, keep_singletons, repeated)
+    kc = prepare(key, keep_singletons, repeated, remove_nested)
+    rc = prepare(response, keep_singletons, repeated, remove_nested)
     return DocumentScore(key.id, score_clusters(kc, rc, metrics))
 
 
