@@ -7,7 +7,7 @@ import argparse
 from .common import (add_executor_options, add_format_option, add_stats_options, check_stats, emit_result,
                      executor_of, report_format, split_formats, statistics)
 
-INPUT_FORMATS = ("auto", "conll", "jsonl", "jsonlines", "scico")
+INPUT_FORMATS = ("auto", "conll", "jsonl", "jsonlines", "scico", "scorch")
 
 HELP = """\
 Coreference scores of a response against a key, with the CoNLL-2012 reference scorer's
@@ -16,7 +16,9 @@ CoNLL-F1 (mean F1 of MUC, B-cubed, CEAFe). Documents are paired by id.
 
 Files: CoNLL-2012 / CoNLL-U-like column files (coreference in the last column,
 '#begin document' / '#end document'), or jsonlines with token-span clusters
-({"doc_key", "clusters": [[[start, end], ...], ...]}, end inclusive).
+({"doc_key", "clusters": [[[start, end], ...], ...]}, end inclusive), or scorch's JSON
+documents ({"type": "clusters", "clusters": {...}} or {"type": "graph", "mentions",
+"links"}; a file, or a directory of them paired by file name).
 
 With --amr GOLD_AMR SYSTEM_AMR, KEY and RESPONSE are MS-AMR coreference XML files (.xml)
 or mrkit chain JSON files over those AMR files: the variables of each sentence pair are

@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # numpy and the metrics load when a command scores
     from ..metrics.coref.score import CorefResult, DocumentScore
     from ..model.clusters import CorefDocument
 
-DOCUMENT_FORMATS = ("conll", "jsonl", "scico")
+DOCUMENT_FORMATS = ("conll", "jsonl", "scorch", "scico")
 """Formats ``mrkit coref`` reads documents from (``auto``: guessed)."""
 
 CONLL_METRICS = ("muc", "bcub", "ceafe")
@@ -101,9 +101,10 @@ def check_stdin(*paths: str | None) -> None:
 
 
 def read_documents(path: str | os.PathLike, fmt: str | None = "auto") -> list["CorefDocument"]:
-    """Documents of a column file, a jsonlines file or a SciCo file (``fmt``: auto,
-    conll, jsonl/jsonlines, scico; auto guesses from suffix and content, else conll);
-    ``-`` is standard input."""
+    """Documents of a column file, a jsonlines file, a SciCo file or scorch JSON (a file
+    or a directory) (``fmt``: auto, conll, jsonl/jsonlines, scico, scorch; auto guesses
+    from suffix and content, a directory is scorch's, else conll); ``-`` is standard
+    input."""
     from ..codecs.registry import COREF_CODECS, guess_coref_format
 
     fmt = _format_name(fmt)
@@ -111,7 +112,8 @@ def read_documents(path: str | os.PathLike, fmt: str | None = "auto") -> list["C
         raise ValueError(f"unknown format {fmt!r}")
     with _Source(path) as src:
         if fmt == "auto":
-            fmt = guess_coref_format(src.name, src.head(), DOCUMENT_FORMATS) or "conll"
+            fmt = "scorch" if os.path.isdir(src.path) else (
+                guess_coref_format(src.name, src.head(), DOCUMENT_FORMATS) or "conll")
         items = COREF_CODECS[fmt].read(src.path)
         if fmt == "scico":
             items = [t.document() for t in items]
