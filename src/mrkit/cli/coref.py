@@ -46,6 +46,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="drop one-mention entities (from key and response separately)")
     p.add_argument("--remove-nested", action="store_true",
                    help="drop a mention nested in another mention of its entity (coval's remove_nested)")
+    p.add_argument("--unclosed", choices=("error", "drop"), default="error",
+                   help="a column-file mention that never ends: fail (default) or drop it, as coval does "
+                        "(SciCo's CoNLL output has such mentions)")
     p.add_argument("--repeated", choices=("first", "error"), default="first",
                    help="a mention written twice: keep its first occurrence (default) or fail")
     p.add_argument("--amr", nargs=2, metavar=("GOLD_AMR", "SYSTEM_AMR"),
@@ -109,9 +112,9 @@ def run(args) -> int:
                                    align=not args.no_align, keep_records=keep,
                                    per_document=args.per_document, **options)
         if not keys:  # the key is read once (it may be standard input)
-            keys.append(read_documents(args.key, args.input_format or "auto"))
+            keys.append(read_documents(args.key, args.input_format or "auto", args.unclosed))
         return score_coref(args.key, response, executor, fmt=args.input_format or "auto", keep_records=keep,
-                           per_document=args.per_document, keys=keys[0], **options)
+                           per_document=args.per_document, keys=keys[0], unclosed=args.unclosed, **options)
 
     try:
         with executor:

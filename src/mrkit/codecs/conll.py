@@ -37,14 +37,18 @@ _DIGITS = frozenset("0123456789")
 _SEPARATORS = frozenset("|-_")
 
 
-def iter_conll(path: str | os.PathLike) -> Iterator[CorefDocument]:
-    """Yield the documents of a column file in order."""
+def iter_conll(path: str | os.PathLike, unclosed: str = "error") -> Iterator[CorefDocument]:
+    """Yield the documents of a column file in order.  ``unclosed="drop"`` drops a
+    mention that begins and never ends (as coval does silently; SciCo's CoNLL writer
+    makes such files) instead of failing."""
+    if unclosed not in ("error", "drop"):
+        raise ValueError(f"unclosed must be 'error' or 'drop', not {unclosed!r}")
     name = os.fspath(path)
     docs = _compiled(name)
     if docs is not None:
         yield from docs
         return
-    yield from iter_conll_python(name)
+    yield from iter_conll_python(name, unclosed)
 
 
 def _compiled(name: str) -> list[CorefDocument] | None:
@@ -72,7 +76,7 @@ def _compiled(name: str) -> list[CorefDocument] | None:
                 for doc_id, line, clusters, lines, repeats in found]
 
 
-def iter_conll_python(path: str | os.PathLike) -> Iterator[CorefDocument]:
+def iter_conll_python(path: str | os.PathLike, unclosed: str = "error") -> Iterator[CorefDocument]:
     """The Python reader (the reference of the compiled one; it reads every case)."""
     name = os.fspath(path)
     doc: CorefDocument | None = None
@@ -91,7 +95,7 @@ def iter_conll_python(path: str | os.PathLike) -> Iterator[CorefDocument]:
             elif _END.match(line):
                 if doc is None:
                     raise InputError("'#end document' without '#begin document'", name, lineno)
-                _check_closed(doc, open_, entity_index)
+                _check_closed(doc, open_, entity_index, unclosed)
                 yield doc
                 doc = None
             continue
@@ -108,9 +112,9 @@ def iter_conll_python(path: str | os.PathLike) -> Iterator[CorefDocument]:
         raise InputError("document never ends (no '#end document')", name, doc.source_line, doc.id, unit="document")
 
 
-def read_conll(path: str | os.PathLike) -> list[CorefDocument]:
+def read_conll(path: str | os.PathLike, unclosed: str = "error") -> list[CorefDocument]:
     """All documents of a column file."""
-    return list(iter_conll(path))
+    return list(iter_conll(path, unclosed))
 
 
 def _entity(ident: str, doc: CorefDocument, entity_index: dict[str, int]) -> list:
@@ -194,8 +198,10 @@ def _add(doc: CorefDocument, cluster: list, mention: Span, lineno: int) -> None:
 
 
 def _check_closed(doc: CorefDocument, open_: dict[str, list[tuple[int, int]]],
-                  entity_index: dict[str, int]) -> None:
+                  entity_index: dict[str, int], drop: str = "error") -> None:
     unclosed = [(line, ident) for ident, stack in open_.items() for _, line in stack]
+    if unclosed and drop == "drop":
+        unclosed = []
     if unclosed:
         line, ident = min(unclosed)
         raise InputError(f"mention of entity {ident} begins here but never ends",

@@ -100,7 +100,8 @@ def check_stdin(*paths: str | None) -> None:
         raise MrkitError("standard input ('-') can be read only once: give '-' for one file at most")
 
 
-def read_documents(path: str | os.PathLike, fmt: str | None = "auto") -> list["CorefDocument"]:
+def read_documents(path: str | os.PathLike, fmt: str | None = "auto", unclosed: str = "error"
+                   ) -> list["CorefDocument"]:
     """Documents of a column file, a jsonlines file, a SciCo file or scorch JSON (a file
     or a directory) (``fmt``: auto, conll, jsonl/jsonlines, scico, scorch; auto guesses
     from suffix and content, a directory is scorch's, else conll); ``-`` is standard
@@ -114,7 +115,7 @@ def read_documents(path: str | os.PathLike, fmt: str | None = "auto") -> list["C
         if fmt == "auto":
             fmt = "scorch" if os.path.isdir(src.path) else (
                 guess_coref_format(src.name, src.head(), DOCUMENT_FORMATS) or "conll")
-        items = COREF_CODECS[fmt].read(src.path)
+        items = COREF_CODECS[fmt].read(src.path, *((unclosed,) if fmt == "conll" else ()))
         if fmt == "scico":
             items = [t.document() for t in items]
         return src.rename(items)
@@ -282,15 +283,15 @@ def coref_corpus(coref: "CorefResult", rows: Sequence[Sequence[float]], keep_rec
 
 
 def score_coref(key: str, response: str, executor=None, *, fmt: str = "auto", keep_records: bool = False,
-                per_document: bool = False, empty_key_error: bool = True, keys: list | None = None, **options
-                ) -> tuple["CorefResult", "CorpusResult"]:
+                per_document: bool = False, empty_key_error: bool = True, keys: list | None = None,
+                unclosed: str = "error", **options) -> tuple["CorefResult", "CorpusResult"]:
     """``mrkit coref KEY RESPONSE``: read, pair by id, score through ``executor``
     (``keys``: the key's documents when already read, e.g. for a second response)."""
     if keys is None:
-        keys = read_documents(key, fmt)
+        keys = read_documents(key, fmt, unclosed)
     if empty_key_error and not keys:  # nothing to score is not a perfect score
         raise InputError("holds no document: nothing to score", key)
-    coref, rows = score_documents_rows(keys, read_documents(response, fmt), executor,
+    coref, rows = score_documents_rows(keys, read_documents(response, fmt, unclosed), executor,
                                        response_file=os.fspath(response), **options)
     return coref, coref_corpus(coref, rows, keep_records, per_document)
 
