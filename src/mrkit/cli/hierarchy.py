@@ -31,6 +31,13 @@ the connected components of the hierarchy). --subset FIELD keeps the gold topics
 FIELD is true (hard_10, hard_20), --subset FIELD=VALUE those whose FIELD is VALUE
 (source=curated), and the system's topics of those ids, as SciCo's evaluate.py.
 
+With --amr GOLD_AMR SYSTEM_AMR, GOLD and SYSTEM are MS-AMR coreference XML (or chain
+JSON) files over those AMR files: the bridging relations between chains (set-member:
+superset -> member, part-whole: whole -> part; --bridging picks one kind) are scored as
+the hierarchy, the chains being the clusters; the system's variables are mapped to gold
+ones by the Smatch alignment of each sentence pair (--no-align: by name). Documents are
+paired in order.
+
 The headline (summary.f1 in JSON, with --bootstrap and --against) is the hierarchy F1,
 micro-averaged over topics; topics are paired by id. '-' reads standard input.
 """
@@ -45,6 +52,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--with-tn", action="store_true", help="path ratio also over pairs connected on neither side")
     p.add_argument("--per-topic", action="store_true",
                    help="also report every topic (JSON; with --format tsv/csv: one row per topic)")
+    p.add_argument("--amr", nargs=2, metavar=("GOLD_AMR", "SYSTEM_AMR"),
+                   help="MS-AMR bridging: GOLD/SYSTEM are MS-AMR XML or chain JSON over these AMR files")
+    p.add_argument("--no-align", action="store_true", help="with --amr: compare variables by name")
+    p.add_argument("--bridging", choices=("all", "set-member", "part-whole"), default="all",
+                   help="with --amr: the bridging relations scored (default all)")
     p.add_argument("--subset", metavar="FIELD[=VALUE]",
                    help="score the topics whose FIELD is true (hard_10, hard_20) or is VALUE (source=curated)")
     p.add_argument("--auroc", action="store_true",
@@ -79,12 +91,25 @@ def run(args) -> int:
             warned.add(message)
             print(f"mrkit: warning: {message}", file=sys.stderr)
 
-    check_stdin(args.gold, args.system, args.against, args.pair_scores)
+    check_stdin(args.gold, args.system, args.against, args.pair_scores, *(args.amr or ()))
     gold: list = []
     extras = tuple(name for name, on in (("auroc", args.auroc), ("common_ancestor", args.common_ancestor),
                                          ("components", args.components)) if on)
 
+    if args.amr and (args.against or args.subset or extras or args.pair_scores):
+        from ..errors import MrkitError
+
+        raise MrkitError("--amr scores bridging only: no --against, --subset, --auroc, --pair-scores, "
+                         "--common-ancestor or --components with it")
+
     def score(system: str, keep: bool = False):
+        if args.amr:
+            from ..pipeline.coref import score_bridging
+
+            kinds = ("set-member", "part-whole") if args.bridging == "all" else (args.bridging,)
+            return score_bridging(args.gold, args.amr[0], system, args.amr[1], executor, align=not args.no_align,
+                                  kinds=kinds, keep_records=keep, per_topic=args.per_topic,
+                                  keep_singletons=args.keep_singletons)
         if not gold:  # the gold file is read once (it may be standard input)
             gold.append(read_topics(args.gold, warn))
         return score_hierarchy(args.gold, system, executor, warn=warn, keep_records=keep, per_topic=args.per_topic,

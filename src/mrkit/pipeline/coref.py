@@ -457,8 +457,36 @@ def score_hierarchy(gold: str, system: str, executor=None, *, warn=None, keep_re
     return result, hierarchy_corpus(result, keep_records, per_topic)
 
 
+def _bridging_chunk(pairs: list, align: bool, kinds: tuple) -> list:
+    from ..metrics.coref.bridging import bridging_topics
+
+    return [bridging_topics(g, s, align=align, kinds=kinds) for g, s in pairs]
+
+
+def score_bridging(gold_chains: str, gold_amr: str, system_chains: str, system_amr: str, executor=None, *,
+                   align: bool = True, kinds: Sequence[str] = ("set-member", "part-whole"),
+                   keep_records: bool = False, per_topic: bool = False, **options
+                   ) -> tuple["HierarchyResult", "CorpusResult"]:
+    """``mrkit hierarchy --amr``: MS-AMR bridging relations (set-member, part-whole)
+    between chains scored with SciCo's hierarchy metrics, documents paired by position,
+    the sentence alignments run through ``executor``."""
+    golds = read_chain_documents(gold_chains, gold_amr)
+    systems = read_chain_documents(system_chains, system_amr)
+    if len(golds) != len(systems):
+        raise InputError(f"gold has {len(golds)} documents, system {len(systems)}", system_chains)
+    if not golds:
+        raise InputError("holds no document: nothing to score", gold_chains)
+    fn = partial(_bridging_chunk, align=align, kinds=tuple(kinds))
+    executor = executor if executor is not None else _serial()
+    pairs = list(stream(fn, list(zip(golds, systems)), executor, size=1))
+    result = _score_topics([g for g, _ in pairs], [s for _, s in pairs], executor, system_file=system_chains,
+                           **options)
+    return result, hierarchy_corpus(result, keep_records, per_topic)
+
+
 __all__ = [
     "CONLL_COLUMNS", "DOCUMENT_FORMATS", "chain_pairs", "conll_reduce", "coref_corpus", "hierarchy_corpus",
     "read_chain_documents", "read_documents", "read_topics", "score_chain_files", "score_coref",
-    "score_coref_amr", "score_documents", "score_files", "score_hierarchy", "score_pairs", "score_topics",
+    "score_bridging", "score_coref_amr", "score_documents", "score_files", "score_hierarchy", "score_pairs",
+    "score_topics",
 ]
