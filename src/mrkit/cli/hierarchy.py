@@ -27,7 +27,9 @@ of its own structure, as SciCo's code), --pair-scores FILE (the same AUROC from 
 scorer's probabilities: a TSV file with header topic, i, j, none, coref, parent, child;
 i and j are positions in the gold topic's mention list), --common-ancestor (1 - mean
 difference of the ancestor-set overlap of mention pairs), --components (coreference on
-the connected components of the hierarchy). --subset FIELD keeps the gold topics whose
+the connected components of the hierarchy), --within-document (coreference of each
+document of a topic alone, documents from the topic's doc_ids, else its paragraphs: the
+within-document part beside the cross-document score). --subset FIELD keeps the gold topics whose
 FIELD is true (hard_10, hard_20), --subset FIELD=VALUE those whose FIELD is VALUE
 (source=curated), and the system's topics of those ids, as SciCo's evaluate.py.
 
@@ -66,6 +68,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--common-ancestor", action="store_true", help="the common-ancestor score")
     p.add_argument("--components", action="store_true",
                    help="coreference on the connected components of the hierarchy")
+    p.add_argument("--within-document", action="store_true",
+                   help="also coreference within each document of a topic (doc_ids of the paragraphs)")
     add_format_option(p, INPUT_FORMATS)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("-o", "--output", help="write the report to this file (atomically)")
@@ -94,7 +98,8 @@ def run(args) -> int:
     check_stdin(args.gold, args.system, args.against, args.pair_scores, *(args.amr or ()))
     gold: list = []
     extras = tuple(name for name, on in (("auroc", args.auroc), ("common_ancestor", args.common_ancestor),
-                                         ("components", args.components)) if on)
+                                         ("components", args.components),
+                                         ("within_document", args.within_document)) if on)
 
     if args.amr and (args.against or args.subset or extras or args.pair_scores):
         from ..errors import MrkitError
@@ -153,10 +158,11 @@ def extra_lines(extra: dict, digits: int) -> list[str]:
             lines.append(f"{title}: {pct(extra[key]['auroc'])} over {extra[key]['pairs']} mention pairs")
     if "common_ancestor" in extra:
         lines.append(f"common ancestor: {100 * extra['common_ancestor']['common_ancestor']:.{digits}f}")
-    if "components" in extra:
-        c = extra["components"]
-        rows = [(m, c[m]["recall"], c[m]["precision"], c[m]["f1"]) for m in c if m != "conll"]
-        nan = float("nan")
-        rows.append(("conll", nan, nan, c["conll"]["f1"]))
-        lines += format_table(rows, digits, title="connected components")
+    for key, title in (("components", "connected components"), ("within_document", "within documents")):
+        if key in extra:
+            c = extra[key]
+            rows = [(m, c[m]["recall"], c[m]["precision"], c[m]["f1"]) for m in c if m not in ("conll", "documents")]
+            nan = float("nan")
+            rows.append(("conll", nan, nan, c["conll"]["f1"]))
+            lines += format_table(rows, digits, title=title)
     return lines

@@ -337,7 +337,7 @@ def _score_topics(gold, system, executor, *, keep_singletons: bool = False, repe
                                         keep_singletons=keep_singletons, repeated=repeated))
 
 
-EXTRA_SCORES = ("auroc", "common_ancestor", "components")
+EXTRA_SCORES = ("auroc", "common_ancestor", "components", "within_document")
 """SciCo's further scores (``mrkit hierarchy --auroc/--common-ancestor/--components``)."""
 
 
@@ -346,7 +346,8 @@ def extra_scores(pairs: Sequence[tuple], extras: Sequence[str], executor=None, p
     """The further scores of paired topics: ``auroc`` (one-hot classes of the system's
     structure, as SciCo's code), ``auroc_scores`` (from a pair scorer's probabilities,
     when ``pair_scores`` is given), ``common_ancestor``, ``components`` (coreference on
-    the connected components of the hierarchy)."""
+    the connected components of the hierarchy), ``within_document`` (coreference of each
+    document of a topic alone: the within-document part of the cross-document score)."""
     out: dict = {}
     for name in extras:
         if name not in EXTRA_SCORES:
@@ -370,6 +371,12 @@ def extra_scores(pairs: Sequence[tuple], extras: Sequence[str], executor=None, p
         coref, _ = score_pairs([(component_topic(g).document(), component_topic(s).document()) for g, s in pairs],
                                executor, **coref_options)
         out["components"] = coref.to_dict()["scores"]
+    if "within_document" in extras:
+        from ..metrics.coref.components import split_by_document
+
+        docs = [p for g, s in pairs for p in split_by_document(g, s)]
+        coref, _ = score_pairs(docs, executor, **coref_options)
+        out["within_document"] = {"documents": len(docs), **coref.to_dict()["scores"]}
     return out
 
 

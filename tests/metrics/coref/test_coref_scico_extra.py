@@ -134,3 +134,24 @@ def test_scores_auroc_perfect_and_reversed():
     assert scores_auroc([(g, g)], perfect).score == 1.0
     flipped = {"t": {p: {c: 1 - v for c, v in row.items()} for p, row in perfect["t"].items()}}
     assert scores_auroc([(g, g)], flipped).score == 0.0
+
+
+def test_within_document_split_by_hand():
+    from mrkit.metrics.coref.components import split_by_document
+    from mrkit.pipeline.coref import extra_scores
+
+    def topic(clusters):
+        t = Topic("t", {}, [], None, None, [], [["w"] * 3] * 3, {"doc_ids": ["A", "A", "B"]})
+        for m, c in zip([(0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 1, 1), (2, 1, 1)], clusters):
+            t.clusters.setdefault(c, []).append(m)
+            t.mentions.append((m, c))
+        return t
+
+    g, s = topic("xxxyy"), topic("xzxyy")
+    pairs = split_by_document(g, s)
+    assert [k.id for k, _ in pairs] == ["t/A", "t/B"]
+    assert sorted(map(sorted, pairs[0][0].clusters)) == [[(0, 0, 0), (1, 0, 0)], [(0, 1, 1)]]
+    out = extra_scores([(g, s)], ("within_document",), keep_singletons=False)["within_document"]
+    # document A: gold x has one link, the system none (singletons removed); B: singletons only
+    assert out["documents"] == 2
+    assert out["muc"]["counts"] == {"r_num": 0.0, "r_den": 1.0, "p_num": 0.0, "p_den": 0.0}
