@@ -281,7 +281,7 @@ def main() -> None:
         if proc.returncode:
             print("scorch: failed:", proc.stderr.strip().splitlines()[-1:])
         else:
-            res = json.loads(proc.stdout)
+            res = json.loads(proc.stdout.strip().splitlines()[-1])  # the drivers may print before
             for m, v in res.items():
                 diff = max(max(abs(a - b) for a, b in zip(x, y)) for x, y in zip(v["per_doc"], mr[m]))
                 rows.append(("scorch 0.2.0", m, v["seconds"], diff))
@@ -292,7 +292,7 @@ def main() -> None:
     elif py:
         proc = harness.run([py, "-c", COVAL_DRIVER, str(OUT), coval, str(key_file), str(resp_file)], quiet=True)
         if proc.returncode == 0:
-            res = json.loads(proc.stdout)
+            res = json.loads(proc.stdout.strip().splitlines()[-1])  # the drivers may print before
             rows.append(("coval", "read both files", res.pop("read"), None))
             for m, v in res.items():
                 c = result.prf(m)
