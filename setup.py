@@ -1,5 +1,5 @@
 """Build the compiled kernels (plain C, no numpy headers): the alignment engine's inner
-loops, WWLK's batched distance matrices, and the PENMAN reader."""
+loops, WWLK's batched distance matrices, the PENMAN reader and the CoNLL coreference reader."""
 from setuptools import Extension, setup
 
 setup(
@@ -12,6 +12,11 @@ setup(
         Extension(
             "mrkit.codecs._penman",
             sources=["src/mrkit/codecs/_penman.c"],
+            extra_compile_args=["-O3", "-std=c99"],
+        ),
+        Extension(
+            "mrkit.codecs._conll",
+            sources=["src/mrkit/codecs/_conll.c"],
             extra_compile_args=["-O3", "-std=c99"],
         ),
         Extension(

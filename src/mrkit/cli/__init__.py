@@ -29,6 +29,7 @@ COMMANDS = {
     "compare": "compare",
     "coref": "coref",
     "hierarchy": "hierarchy",
+    "scico": "scico",
     "docamr": "docamr",
     "docsmatch": "docsmatch",
     "report": "report",
