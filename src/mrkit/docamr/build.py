@@ -57,6 +57,7 @@ IMPLICIT_ROLE = "implicit-role"
 INTERLOCUTOR = "interlocutor-entity"
 COREF_ROLE = "coref-of"
 ADDITIONAL = "additional-type"
+BRIDGE_ROLES = frozenset({"subset-of", "part-of"})
 
 PRONOUNS = (
     "i", "we", "you", "he", "she", "that", "this", "these", "those", "it", "they", "all", "another",
@@ -300,15 +301,20 @@ class _Doc:
             if not prons:
                 continue
             if len(prons) < len(ms):
+                # the chain node stays unless a single other mention is left to replace it
+                where = "other" if len(ms) - len(prons) == 1 else "coref_entity"
+                self.counts[f"pronouns_to_{where}"] += len(prons)
                 self.counts["pronouns_dropped"] += len(prons)
             else:
                 forms = {self.label(p) for p in prons}
                 if len(forms) > 1 and forms & INTERLOCUTOR_FORMS:
                     g.nodes[c].label = INTERLOCUTOR
                     self.counts["interlocutor_chains"] += 1
+                    self.counts["pronouns_to_interlocutor"] += len(prons)
                 else:
                     g.nodes[c].label = next(p for p in PRONOUNS if p in forms)
                     self.counts["pronoun_chains"] += 1
+                    self.counts["pronouns_to_pronoun"] += len(prons)
             for p in prons:
                 self.merge(c, p, merge_kids=False)
 
