@@ -17,7 +17,9 @@ Sentence provenance is read from '# ::provenance' (written by 'mrkit docamr buil
 inferred from the :sntN structure. Graphs that are not document graphs (e.g.
 multi-sentence AMRs) score exactly as with 'mrkit smatch'. Reports P/R/F1, the
 coreference subscore (as IBM's doc-smatch defines it, with its named-entity /
-bridging / other parts), the reentrancy subscore, and how many pairs are certified optimal.
+bridging / other parts), the reentrancy subscore, the CoNLL-family coreference metrics
+(MUC, B3, CEAFe, LEA, CoNLL-F1) of the chains read from both graphs with mentions matched
+through the alignment, and how many pairs are certified optimal.
 Either file may be '-' (standard input). --bootstrap N adds confidence intervals (document
 pairs resampled), --against SYSTEM_B compares a second system on the same gold; --per-pair
 --format tsv|csv writes one row per pair.
@@ -62,6 +64,11 @@ def text_lines(result, per_pair: bool, d: int) -> list[str]:
                     continue
                 lines.append(f"  {label}: P {ps['precision']:.{d}f}  R {ps['recall']:.{d}f}  "
                              f"F1 {ps['f1']:.{d}f}  ({ps['matched']:g}/{ps['gold']}/{ps['system']})")
+    ch = det.get("chains") or {}
+    if "conll" in ch:
+        lines.append("Coreference chains (mentions matched through the alignment): " + "  ".join(
+            f"{label} {ch[k]['f1']:.{d}f}" for k, label in (("muc", "MUC"), ("bcub", "B3"), ("ceafe", "CEAFe"),
+                                                           ("lea", "LEA"), ("conll", "CoNLL-F1")) if k in ch))
     n, c = result.pairs, result.n_certified
     lines.append(f"Certified optimal: {c}/{n} pairs ({100 * c / max(n, 1):.1f}%)")
     return lines

@@ -6,7 +6,9 @@ Each pair's row is the (matched, gold, system) triples of the overall score, so 
 headline (``summary.f1``) is document Smatch micro-averaged over the pairs, and
 bootstrap intervals and comparisons resample document pairs.  The coreference subscore
 (with its named-entity / bridging / other parts), the reentrancy subscore and the upper
-bound of the F1 are summed as the pairs stream past and reported as the result's detail.
+bound of the F1 are summed as the pairs stream past and reported as the result's detail,
+with the CoNLL-family metrics of the chains (``chains``: MUC, B-cubed, CEAFe, LEA,
+CoNLL-F1; :mod:`mrkit.metrics.document.chains`), mentions matched through the alignment.
 """
 
 from __future__ import annotations
@@ -69,7 +71,17 @@ def _score_chunk(config, chunk: list[tuple]) -> list[tuple]:
         counts = {"coref": p.coref, "reentrancy": p.reentrancy,
                   **{f"coref_parts.{k}": p.coref_parts[k] for k in COREF_PARTS}}
         record = {**p.to_dict(), "coref_f1": p.coref.f1, "reentrancy_f1": p.reentrancy.f1}
+        counts.update({f"chains.{k}": c for k, c in p.chains.items()})
         out.append((p.id, (p.matched, p.gold, p.system), p.certified, record, p.bound, counts))
+    return out
+
+
+def _chain_scores(chains: dict) -> dict:
+    """The summed CoNLL-family counts as ``{metric: {recall, precision, f1, counts}}`` plus
+    ``conll`` (the mean F1 of MUC, B-cubed and CEAFe)."""
+    out = {k: c.to_dict() for k, c in chains.items()}
+    if all(k in chains for k in ("muc", "bcub", "ceafe")):
+        out["conll"] = {"f1": sum(chains[k].f1 for k in ("muc", "bcub", "ceafe")) / 3}
     return out
 
 
@@ -96,13 +108,17 @@ def score_documents(gold: str, system: str, config=None, executor=None, *, input
     collector = Collector("docsmatch", prf_reduce, 3, certified=True, keep_records=keep_records)
     sums = {k: Subscore() for k in ("coref", "reentrancy", *(f"coref_parts.{p}" for p in COREF_PARTS))}
     bound = 0.0
+    chains: dict = {}  # CoNLL-family counts of the chains (metrics.document.chains), summed
     with executor:
         for pid, row, certified, record, pair_bound, counts in stream(partial(_score_chunk, config), pairs,
                                                                        executor, CHUNK):
             collector.add(pid, row, certified, record)
             bound += pair_bound
             for k, s in counts.items():
-                sums[k].add(s)
+                if k.startswith("chains."):
+                    chains[k[7:]] = chains[k[7:]] + s if k[7:] in chains else s
+                else:
+                    sums[k].add(s)
             if progress:
                 progress(1)
     result = collector.result()
@@ -114,5 +130,6 @@ def score_documents(gold: str, system: str, config=None, executor=None, *, input
         "coref_parts": {p: sums[f"coref_parts.{p}"].to_dict() for p in COREF_PARTS},
         "reentrancy": sums["reentrancy"].to_dict(),
         "f1_upper_bound": prf(bound, n_gold, n_system)[2],
+        "chains": _chain_scores(chains),
     }
     return result

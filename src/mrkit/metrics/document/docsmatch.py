@@ -58,6 +58,8 @@ class DocPairScore(PairScore):
     reentrancy: Subscore = field(default_factory=Subscore)
     constrained: bool = False
     coref_parts: dict[str, Subscore] = field(default_factory=lambda: {k: Subscore() for k in COREF_PARTS})
+    chains: dict = field(default_factory=dict)
+    """CoNLL-family counts (:mod:`.chains`) of the chains, mentions matched by the alignment."""
 
     def to_dict(self) -> dict:
         """The pair's record (``--per-pair``)."""
@@ -66,7 +68,8 @@ class DocPairScore(PairScore):
                 "method": self.method, "bound": self.bound, "constrained": self.constrained,
                 "coref": self.coref.to_dict(),
                 "coref_parts": {k: v.to_dict() for k, v in self.coref_parts.items()},
-                "reentrancy": self.reentrancy.to_dict()}
+                "reentrancy": self.reentrancy.to_dict(),
+                "chains": {k: v.to_dict() for k, v in self.chains.items()}}
 
 
 def candidate_matrix(ga: Graph, gb: Graph, ta: Triples, tb: Triples) -> np.ndarray | None:
@@ -194,8 +197,11 @@ def docsmatch_pair(gold: Graph, system: Graph, config: AlignConfig = AlignConfig
     for k in COREF_PARTS:
         coref.add(parts[k])
     reent = subscore(reentrancy_triples(ta), reentrancy_triples(tb), m)
+    from .chains import chain_counts
+
+    chains = chain_counts(gold, system, ta.variables, tb.variables, m)
     return DocPairScore(index, gold.id, res.score, len(ta), len(tb), res.certified, res.bound,
-                        res.method, mapping, coref, reent, allowed is not None, parts)
+                        res.method, mapping, coref, reent, allowed is not None, parts, chains)
 
 
 @dataclass
