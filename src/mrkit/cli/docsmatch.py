@@ -32,6 +32,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("gold", help="gold document graphs (PENMAN; '-' for standard input)")
     p.add_argument("system", help="system document graphs (PENMAN; '-' for standard input)")
     p.add_argument("--per-pair", action="store_true", help="also report every pair")
+    p.add_argument("--align-sentences", action="store_true",
+                   help="the system segments the text into other sentences: align its sentences to the "
+                        "gold's by their text ('# ::snt' / '# ::tok' split at <next_sent>) and let a node "
+                        "map into any gold sentence its sentence overlaps; the alignment is reported")
     add_output_options(p)
     add_format_option(p, INPUT_FORMATS)
     add_engine_options(p)
@@ -69,6 +73,10 @@ def text_lines(result, per_pair: bool, d: int) -> list[str]:
         lines.append("Coreference chains (mentions matched through the alignment): " + "  ".join(
             f"{label} {ch[k]['f1']:.{d}f}" for k, label in (("muc", "MUC"), ("bcub", "B3"), ("ceafe", "CEAFe"),
                                                            ("lea", "LEA"), ("conll", "CoNLL-F1")) if k in ch))
+    for k, al in enumerate(det.get("sentence_alignment") or []):
+        if al is not None:
+            lines.append(f"Sentence alignment{f' (pair {k + 1})' if result.pairs > 1 else ''}, system -> gold: "
+                         + " ".join(f"{s}->{','.join(map(str, g)) or '-'}" for s, g in al))
     n, c = result.pairs, result.n_certified
     lines.append(f"Certified optimal: {c}/{n} pairs ({100 * c / max(n, 1):.1f}%)")
     return lines
@@ -89,7 +97,7 @@ def run(args) -> int:
     def score(system: str, label: str):
         with progress_bar(None, label, enabled=sys.stderr.isatty()) as tick:
             return score_documents(args.gold, system, config, executor, input_format=args.input_format,
-                                   keep_records=args.per_pair, progress=tick)
+                                   keep_records=args.per_pair, progress=tick, align_sentences=args.align_sentences)
 
     result = score(args.system, "docsmatch")
     ci, against = statistics(args, result, lambda path: score(path, "docsmatch (against)"))

@@ -59,7 +59,7 @@ def pair_in_order(golds: Iterable, systems: Iterable, gold_name: str, system_nam
         raise InputError("holds no graphs: nothing to score", gold_name)
 
 
-def _score_chunk(config, chunk: list[tuple]) -> list[tuple]:
+def _score_chunk(config, chunk: list[tuple], align_sentences: bool = False) -> list[tuple]:
     """Module level (a process executor sends it to its workers): document Smatch of a
     chunk of ``(index, gold, system)``; per pair the Collector's ``(id, row, certified,
     record)``, the pair's bound and the subscore counts that the detail sums."""
@@ -67,7 +67,7 @@ def _score_chunk(config, chunk: list[tuple]) -> list[tuple]:
 
     out = []
     for index, gold, system in chunk:
-        p = docsmatch_pair(gold, system, config, index)
+        p = docsmatch_pair(gold, system, config, index, align_sentences)
         counts = {"coref": p.coref, "reentrancy": p.reentrancy,
                   **{f"coref_parts.{k}": p.coref_parts[k] for k in COREF_PARTS}}
         record = {**p.to_dict(), "coref_f1": p.coref.f1, "reentrancy_f1": p.reentrancy.f1}
@@ -86,11 +86,15 @@ def _chain_scores(chains: dict) -> dict:
 
 
 def score_documents(gold: str, system: str, config=None, executor=None, *, input_format: str | None = None,
-                    keep_records: bool = False, progress: Callable[[int], None] | None = None):
+                    keep_records: bool = False, progress: Callable[[int], None] | None = None,
+                    align_sentences: bool = False):
     """Document Smatch of two PENMAN files of document graphs (``-``: standard input),
     paired in order, scored through ``executor`` (serial by default): a
     :class:`~mrkit.aggregate.corpus.CorpusResult` with the subscores as its detail
-    (``coref``, ``coref_parts``, ``reentrancy``, ``overall``, ``f1_upper_bound``)."""
+    (``coref``, ``coref_parts``, ``reentrancy``, ``overall``, ``f1_upper_bound``, ``chains``).
+    ``align_sentences``: align system sentences to gold sentences by their text
+    (:mod:`mrkit.metrics.document.segmentation`); every pair's alignment is in
+    ``detail["sentence_alignment"]``."""
     from ..aggregate.corpus import Collector
     from ..aggregate.prf import prf
     from ..aggregate.resampling import prf_reduce
@@ -109,10 +113,13 @@ def score_documents(gold: str, system: str, config=None, executor=None, *, input
     sums = {k: Subscore() for k in ("coref", "reentrancy", *(f"coref_parts.{p}" for p in COREF_PARTS))}
     bound = 0.0
     chains: dict = {}  # CoNLL-family counts of the chains (metrics.document.chains), summed
+    alignments: list = []
+    score = partial(_score_chunk, config, align_sentences=align_sentences)
     with executor:
-        for pid, row, certified, record, pair_bound, counts in stream(partial(_score_chunk, config), pairs,
-                                                                       executor, CHUNK):
+        for pid, row, certified, record, pair_bound, counts in stream(score, pairs, executor, CHUNK):
             collector.add(pid, row, certified, record)
+            if align_sentences:
+                alignments.append(record.get("sentence_alignment"))
             bound += pair_bound
             for k, s in counts.items():
                 if k.startswith("chains."):
@@ -132,4 +139,6 @@ def score_documents(gold: str, system: str, config=None, executor=None, *, input
         "f1_upper_bound": prf(bound, n_gold, n_system)[2],
         "chains": _chain_scores(chains),
     }
+    if align_sentences:
+        result.detail["sentence_alignment"] = alignments
     return result

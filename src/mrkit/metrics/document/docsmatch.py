@@ -60,6 +60,8 @@ class DocPairScore(PairScore):
     coref_parts: dict[str, Subscore] = field(default_factory=lambda: {k: Subscore() for k in COREF_PARTS})
     chains: dict = field(default_factory=dict)
     """CoNLL-family counts (:mod:`.chains`) of the chains, mentions matched by the alignment."""
+    sentence_alignment: list | None = None
+    """With sentences aligned by text: the gold sentences (0-based) of every system sentence."""
 
     def to_dict(self) -> dict:
         """The pair's record (``--per-pair``)."""
@@ -69,7 +71,10 @@ class DocPairScore(PairScore):
                 "coref": self.coref.to_dict(),
                 "coref_parts": {k: v.to_dict() for k, v in self.coref_parts.items()},
                 "reentrancy": self.reentrancy.to_dict(),
-                "chains": {k: v.to_dict() for k, v in self.chains.items()}}
+                "chains": {k: v.to_dict() for k, v in self.chains.items()},
+                **({"sentence_alignment": [[k + 1, [g + 1 for g in gs]]
+                                           for k, gs in enumerate(self.sentence_alignment)]}
+                   if self.sentence_alignment is not None else {})}
 
 
 def candidate_matrix(ga: Graph, gb: Graph, ta: Triples, tb: Triples) -> np.ndarray | None:
@@ -184,8 +189,19 @@ def subscore(sel_a: set[tuple], sel_b: set[tuple], mapping: np.ndarray) -> Subsc
 
 
 def docsmatch_pair(gold: Graph, system: Graph, config: AlignConfig = AlignConfig(),
-                   index: int = 0) -> DocPairScore:
-    """Document Smatch of one pair of graphs (provenance already read)."""
+                   index: int = 0, align_sentences: bool = False) -> DocPairScore:
+    """Document Smatch of one pair of graphs (provenance already read).
+
+    ``align_sentences``: the system's sentences are aligned to the gold's by their text
+    (:mod:`.segmentation`), for a system that segments the text differently; the
+    alignment used is the result's ``sentence_alignment``."""
+    sentence_alignment = None
+    if align_sentences and is_document(gold) and is_document(system):
+        from .segmentation import align_sentences as align_by_text, regroup, sentence_texts
+
+        gold_texts = sentence_texts(gold)
+        sentence_alignment = align_by_text(gold_texts, sentence_texts(system))
+        system = regroup(system, sentence_alignment, len(gold_texts))
     ta, tb = triples(gold), triples(system)
     allowed = candidate_matrix(gold, system, ta, tb)
     res = align_triples(ta, tb, config, allowed)
@@ -201,7 +217,8 @@ def docsmatch_pair(gold: Graph, system: Graph, config: AlignConfig = AlignConfig
 
     chains = chain_counts(gold, system, ta.variables, tb.variables, m)
     return DocPairScore(index, gold.id, res.score, len(ta), len(tb), res.certified, res.bound,
-                        res.method, mapping, coref, reent, allowed is not None, parts, chains)
+                        res.method, mapping, coref, reent, allowed is not None, parts, chains,
+                        sentence_alignment)
 
 
 @dataclass
