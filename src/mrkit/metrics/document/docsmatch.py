@@ -91,17 +91,28 @@ def candidate_matrix(ga: Graph, gb: Graph, ta: Triples, tb: Triples) -> np.ndarr
     cols = {k: c for c, k in enumerate(sorted({k for g in (ga, gb) for n in g.nodes.values()
                                                  for k in n.provenance}))}
     n_s = len(cols)
-    A = np.zeros((na, n_s + 1), dtype=np.float32)
-    B = np.zeros((nb, n_s + 1), dtype=np.float32)
+    # each node's sentences as a bit set (the root: a column of its own), in words of 63
+    # bits; two nodes are allowed when their sets share a bit.  Bit operations, not a
+    # matrix product: no BLAS threads on a busy machine, and exact.
+    words = n_s // 63 + 1
+    A = np.zeros((words, na), dtype=np.int64)
+    B = np.zeros((words, nb), dtype=np.int64)
+    everything = (1 << n_s) - 1
     for M, g, t, root in ((A, ga, ta, ra), (B, gb, tb, rb)):
         for i, v in enumerate(t.variables):
             if v == root:
-                M[i, n_s] = 1  # the root column: only root with root
+                mask = 1 << n_s  # the root column: only root with root
             elif g.nodes[v].provenance:
-                M[i, [cols[k] for k in g.nodes[v].provenance]] = 1
+                mask = 0
+                for k in g.nodes[v].provenance:
+                    mask |= 1 << cols[k]
             else:
-                M[i, :n_s] = 1  # sentence unknown: any sentence
-    allowed = (A @ B.T) > 0
+                mask = everything  # sentence unknown: any sentence
+            for w in range(words):
+                M[w, i] = (mask >> (63 * w)) & ((1 << 63) - 1)
+    allowed = np.zeros((na, nb), dtype=bool)
+    for w in range(words):
+        allowed |= np.bitwise_and.outer(A[w], B[w]) != 0
     if n_s == 0:  # no node has a known sentence: no constraint but root with root
         allowed[:, :] = True
         ia = [i for i, v in enumerate(ta.variables) if v == ra]
