@@ -150,3 +150,34 @@ def test_stats_needs_amr_with_xml(tmp_path):
     s = shared_path("docamr", "msamr-samples")
     r = run_mrkit("docamr", "stats", "--xml", str(s / "pp_001.xml"))
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("text,what", [("(d / document :snt1 (s / see-01\n", "malformed PENMAN"),
+                                       ("", "no graphs")])
+@pytest.mark.parametrize("cmd", [["normalize", "-r", "docamr"], ["normalize", "--pairwise-rel", "same-as"],
+                                 ["stats", "--graphs"]])
+def test_bad_graph_files_exit_2(tmp_path, text, what, cmd):
+    f = tmp_path / "bad.amr"
+    f.write_text(text)
+    out = tmp_path / "o.amr"
+    args = ["docamr", *cmd, str(f)] + (["-o", str(out)] if cmd[0] == "normalize" else [])
+    r = run_mrkit(*args)
+    assert r.returncode == 2, r.stderr
+    err = r.stderr.strip().splitlines()
+    assert len(err) == 1 and what in err[0] and str(f) in err[0] and not out.exists()
+
+
+@pytest.mark.parametrize("name,text,what", [
+    ("c.json", '{"sentences": [{"tokens": []}], "corefs": {"1": [{"sentNum": 9, "startIndex": 1, "endIndex": 2}]}}',
+     "outside sentence 9"),
+    ("d.json", '{"sentences": 5, "corefs": {}}', "malformed CoreNLP JSON"),
+    ("c.conll", "#begin document (x)\nx 0 0 a (1\n", "never ends"),
+])
+def test_bad_cluster_files_exit_2(tmp_path, name, text, what):
+    amr, _ = sentences()
+    f = tmp_path / name
+    f.write_text(text)
+    out = tmp_path / "o.amr"
+    r = run_mrkit("docamr", "build", str(amr), "--clusters", str(f), "-o", str(out))
+    err = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(err) == 1 and what in err[0] and not out.exists()

@@ -49,4 +49,6 @@ def normalize_graphs(path: str, representation: str = "docamr", flipped: bool = 
         if pairwise:
             chains_from_pairs(g, pairwise)
         out.append(normalize(g, representation, flipped))
+    if not out:
+        raise InputError("holds no graphs: nothing to normalise", path)
     return out

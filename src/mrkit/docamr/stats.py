@@ -95,9 +95,16 @@ def corpus_statistics(amr: Sequence[str] = (), xml: Sequence[str] | None = None,
     else:
         from ..codecs.docgraphs import read_document_graphs
 
+        from ..errors import InputError
+
         for path in graphs or ():
+            n = len(per_doc)
             for g in read_document_graphs(path):
+                if not g.tops:
+                    raise InputError("graph has no top", g.source_file, g.source_line, g.id)
                 per_doc.append((str(g.id), graph_statistics(g)))
+            if len(per_doc) == n:
+                raise InputError("holds no graphs", str(path))
     total: Counter = Counter()
     for _, c in per_doc:
         total.update(c)
