@@ -49,3 +49,29 @@ def test_self_score_and_cli_line():
     assert r.returncode == 0, r.stderr
     assert ("Coreference chains (mentions matched through the alignment): MUC 1.0000  B3 1.0000  "
             "CEAFe 1.0000  LEA 1.0000  CoNLL-F1 1.0000") in r.stdout
+
+
+def test_ceafe_equals_the_coref_metric():
+    """The compiled-assignment CEAFe of the chain metrics equals metrics.coref's (scipy)."""
+    import random
+
+    from mrkit.metrics.coref.metrics import ceafe as coref_ceafe
+    from mrkit.metrics.coref.overlap import Overlap
+    from mrkit.metrics.document.chains import ceafe
+
+    rng = random.Random(7)
+    for _ in range(40):
+        mentions = list(range(rng.randint(2, 30)))
+
+        def clusters():
+            rng.shuffle(mentions)
+            out, i = [], 0
+            while i < len(mentions):
+                k = rng.randint(1, 5)
+                out.append(mentions[i:i + k])
+                i += k
+            return out
+
+        o = Overlap.of(clusters(), clusters())
+        a, b = ceafe(o), coref_ceafe(o)
+        assert a.r_den == b.r_den and a.p_den == b.p_den and a.r_num == pytest.approx(b.r_num, abs=1e-9)

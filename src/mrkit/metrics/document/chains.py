@@ -60,15 +60,36 @@ def graph_entities(g: Graph) -> list[list[tuple]]:
     return [e for e in out if len(e) >= 2]
 
 
+def ceafe(o):
+    """CEAFe as :func:`mrkit.metrics.coref.metrics.ceafe` computes it, with the alignment
+    engine's compiled assignment (``_kernel.lsa``) instead of scipy's: document Smatch
+    already has it loaded, and importing scipy.optimize would cost more than scoring."""
+    import numpy as np
+
+    from ...align import _kernel
+    from ..coref.metrics import Counts
+
+    total = 0.0
+    if o.cells:
+        rows, cols, n_rows, n_cols = o.cell_positions
+        k, r = o.key_sizes, o.response_sizes
+        w = np.zeros((n_rows, n_cols), dtype=np.float64)
+        w[rows, cols] = [2.0 * n / (k[i] + r[j]) for i, j, n in o.cells]
+        total = float(_kernel.lsa(w, n_rows, n_cols, np.full(n_rows, -1, dtype=np.int32)))
+    return Counts(total, o.n_key_entities, total, o.n_response_entities)
+
+
 def chain_counts(gold: Graph, system: Graph, gold_vars: Sequence[str], system_vars: Sequence[str],
                  mapping) -> dict:
     """Counts of every metric of :data:`METRICS` for one aligned pair (``mapping[i]``: the
     system index of gold variable ``i``, or -1)."""
-    from ...model.clusters import CorefDocument
-    from ..coref.score import score_pair
+    from ...model.clusters import CorefDocument, prepare
+    from ..coref.metrics import METRICS as COREF_METRICS
+    from ..coref.overlap import Overlap
 
     to_gold = {system_vars[int(j)]: gold_vars[i] for i, j in enumerate(mapping) if int(j) >= 0}
     key = CorefDocument(str(gold.id), graph_entities(gold))
     response = CorefDocument(str(gold.id), [[(to_gold[v], s) if v in to_gold else ("unaligned", v, s)
                                              for v, s in ent] for ent in graph_entities(system)])
-    return score_pair(key, response, METRICS).counts
+    o = Overlap.of(prepare(key), prepare(response))
+    return {m: ceafe(o) if m == "ceafe" else COREF_METRICS[m](o) for m in METRICS}
