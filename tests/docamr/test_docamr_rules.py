@@ -140,3 +140,37 @@ def test_statistics_counts_what_normalisation_did():
     assert (c["sentences"], c["chains"], c["mentions"], c["pronouns"]) == (4, 2, 4, 3)
     assert (c["interlocutor_chains"], c["pronouns_to_interlocutor"]) == (1, 2)
     assert (c["pronouns_dropped"], c["pronouns_to_other"]) == (1, 1)
+
+
+# ------------------------------------------------------------------ invariants
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from mrkit.docamr.build import REPRESENTATIONS  # noqa: E402
+
+PROP_SENTS = ("(a / see-01 :ARG0 (b / boy) :ARG1 (c / city :name (n / name :op1 \"Rome\")))\n\n"
+              "(d / sleep-01 :ARG0 (h / he) :location (c / city :wiki - :name (n / name :op1 \"Rome\")))\n\n"
+              "(e / eat-01 :ARG0 (i / i) :ARG1 (t / thing))\n\n(f / say-01 :ARG0 (y / you) :ARG1 (s / someone))\n")
+MENTIONS = [(0, "b"), (0, "c"), (1, "h"), (1, "c"), (2, "i"), (2, "t"), (3, "y"), (3, "s")]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(MENTIONS), min_size=2, max_size=4, unique=True), min_size=1, max_size=3),
+       st.sampled_from(REPRESENTATIONS), st.booleans())
+def test_normalising_again_changes_nothing(chains, rep, flipped):
+    """A representation is a fixed point of its own normalisation; flipping moves edges only."""
+    import copy
+
+    seen: set = set()
+    chains = [[m for m in c if not (m in seen or seen.add(m))] for c in chains]
+    chains = [c for c in chains if len(c) >= 2]
+    d = Document("d", loads(PROP_SENTS), [Chain(f"rel-{k}", [Mention(s, v) for s, v in c])
+                                          for k, c in enumerate(chains)])
+    g = build(d, rep)
+    again = normalize(copy.deepcopy(g), rep)
+    r = smatch_pair(g, again)
+    assert r.certified and r.matched == r.gold == r.system
+    if rep != "merge-all":  # merge-all flips before merging: parents moved are then not merged
+        f = build(d, rep, flipped=flipped)
+        assert len(f.nodes) == len(g.nodes) and len(f.edges) <= len(g.edges)
+        assert sorted(n.label for n in f.nodes.values()) == sorted(n.label for n in g.nodes.values())

@@ -75,3 +75,15 @@ def test_cli_without_text_exit_2(tmp_path):
     bare.write_text("(d / document :snt1 (s / sleep-01 :ARG0 (b / boy)))\n")
     r = run_mrkit("docsmatch", str(bare), str(bare), "--align-sentences")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "::snt" in r.stderr
+
+
+def test_same_segmentation_scores_as_by_index():
+    from conftest import shared_path
+    from mrkit.codecs.msamr import read_msamr
+
+    base = shared_path("docamr", "msamr-samples")
+    doc = read_msamr(base / "pp_001.xml", base / "pp.amr.txt")[0]
+    g, s = build(doc, "docamr"), build(doc, "no-merge")
+    a, b = docsmatch_pair(g, s), docsmatch_pair(g, s, align_sentences=True)
+    assert b.sentence_alignment == [[k] for k in range(19)]
+    assert (a.matched, a.gold, a.system) == (b.matched, b.gold, b.system) and b.certified
