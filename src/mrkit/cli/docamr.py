@@ -13,9 +13,9 @@ HELP = """\
 Build one document graph per document (PENMAN, written atomically) from sentence AMRs and
 coreference given as MS-AMR XML (--xml), mrkit chain JSON (--chains), or a pipeline's
 token-span clusters over node-aligned sentence AMRs (--clusters: jsonlines, CoNLL-2012
-or CoreNLP JSON with 'corefs'). Representations (DocAMR paper, section 3.3): no-merge, merge-ne, docamr
-(default), merge-all; --flipped (section 3.4) points the parents of every mention to its
-chain node; --no-coref joins the sentences only. Each graph carries
+or CoreNLP JSON with 'corefs'). Representations (DocAMR paper, section 3.3): no-merge,
+merge-ne, docamr (default), merge-all; --flipped (section 3.4) points the parents of
+every mention to its chain node; --no-coref joins the sentences only. Each graph carries
 '# ::provenance var=N,...' (sentence numbers of every node, as :sntN).
 Actions: build, normalize (re-normalise No-Merge or pairwise-edge document graphs),
 stats (corpus statistics), agreement (MS-AMR inter-annotator agreement).
