@@ -17,7 +17,9 @@ Sentence provenance is read from '# ::provenance' (written by 'mrkit docamr buil
 inferred from the :sntN structure. Graphs that are not document graphs (e.g.
 multi-sentence AMRs) score exactly as with 'mrkit smatch'. Reports P/R/F1, the
 coreference subscore (as IBM's doc-smatch defines it, with its named-entity /
-bridging / other parts), the reentrancy subscore, and how many pairs are certified optimal.
+bridging / other parts), the reentrancy subscore, the CoNLL-family coreference metrics
+(MUC, B3, CEAFe, LEA, CoNLL-F1) of the chains read from both graphs with mentions matched
+through the alignment, and how many pairs are certified optimal.
 Either file may be '-' (standard input). --bootstrap N adds confidence intervals (document
 pairs resampled), --against SYSTEM_B compares a second system on the same gold; --per-pair
 --format tsv|csv writes one row per pair.
@@ -30,6 +32,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("gold", help="gold document graphs (PENMAN; '-' for standard input)")
     p.add_argument("system", help="system document graphs (PENMAN; '-' for standard input)")
     p.add_argument("--per-pair", action="store_true", help="also report every pair")
+    p.add_argument("--align-sentences", action="store_true",
+                   help="the system segments the text into other sentences: align its sentences to the "
+                        "gold's by their text ('# ::snt' / '# ::tok' split at <next_sent>) and let a node "
+                        "map into any gold sentence its sentence overlaps; the alignment is reported")
     add_output_options(p)
     add_format_option(p, INPUT_FORMATS)
     add_engine_options(p)
@@ -62,6 +68,15 @@ def text_lines(result, per_pair: bool, d: int) -> list[str]:
                     continue
                 lines.append(f"  {label}: P {ps['precision']:.{d}f}  R {ps['recall']:.{d}f}  "
                              f"F1 {ps['f1']:.{d}f}  ({ps['matched']:g}/{ps['gold']}/{ps['system']})")
+    ch = det.get("chains") or {}
+    if "conll" in ch:
+        lines.append("Coreference chains (mentions matched through the alignment): " + "  ".join(
+            f"{label} {ch[k]['f1']:.{d}f}" for k, label in (("muc", "MUC"), ("bcub", "B3"), ("ceafe", "CEAFe"),
+                                                           ("lea", "LEA"), ("conll", "CoNLL-F1")) if k in ch))
+    for k, al in enumerate(det.get("sentence_alignment") or []):
+        if al is not None:
+            lines.append(f"Sentence alignment{f' (pair {k + 1})' if result.pairs > 1 else ''}, system -> gold: "
+                         + " ".join(f"{s}->{','.join(map(str, g)) or '-'}" for s, g in al))
     n, c = result.pairs, result.n_certified
     lines.append(f"Certified optimal: {c}/{n} pairs ({100 * c / max(n, 1):.1f}%)")
     return lines
@@ -82,7 +97,7 @@ def run(args) -> int:
     def score(system: str, label: str):
         with progress_bar(None, label, enabled=sys.stderr.isatty()) as tick:
             return score_documents(args.gold, system, config, executor, input_format=args.input_format,
-                                   keep_records=args.per_pair, progress=tick)
+                                   keep_records=args.per_pair, progress=tick, align_sentences=args.align_sentences)
 
     result = score(args.system, "docsmatch")
     ci, against = statistics(args, result, lambda path: score(path, "docsmatch (against)"))
