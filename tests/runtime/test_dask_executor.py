@@ -169,3 +169,18 @@ def test_unreachable_scheduler_is_one_mrkit_error():
     line = describe_failure(err.value)
     assert line.startswith("cannot reach the dask scheduler at tcp://127.0.0.1:9: ")
     assert "\n" not in line
+
+
+def test_matrix_on_the_cluster_equals_serial(client, tmp_path):
+    from mrkit.pipeline.matrix import matrix_rows
+
+    lines = open(_parseeval("gold.amr"), encoding="utf-8").read().split("\n\n")
+    small = tmp_path / "g.amr"
+    small.write_text("\n\n".join(lines[:25]) + "\n")  # the release header and 24 graphs
+    serial, res = matrix_rows(str(small), top_k=3, block=64)
+    full, _ = matrix_rows(str(small), block=64)
+    with DaskExecutor(client=client) as ex:
+        dask, dres = matrix_rows(str(small), top_k=3, block=5, executor=ex)
+        dask_full, _ = matrix_rows(str(small), block=7, executor=ex)
+    assert dask == serial and dask_full == full
+    assert dres.to_dict() == res.to_dict()
