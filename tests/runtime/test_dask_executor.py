@@ -184,3 +184,14 @@ def test_matrix_on_the_cluster_equals_serial(client, tmp_path):
         dask_full, _ = matrix_rows(str(small), block=7, executor=ex)
     assert dask == serial and dask_full == full
     assert dres.to_dict() == res.to_dict()
+
+
+def test_select_on_the_cluster_equals_serial(client):
+    from mrkit.pipeline.select import select_files
+
+    paths = [_parseeval(n) for n in ("bart.amr", "t5.amr", "gold.amr")]
+    serial = select_files(paths)
+    with DaskExecutor(client=client) as ex:
+        dask = select_files(paths, executor=ex, chunk=9)
+    assert dask.choice == serial.choice and dask.agreement == serial.agreement
+    assert dask.rows() == serial.rows() and dask.blocks == serial.blocks

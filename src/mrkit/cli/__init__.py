@@ -32,6 +32,7 @@ COMMANDS = {
     "docamr": "docamr",
     "docsmatch": "docsmatch",
     "matrix": "matrix",
+    "select": "select",
 }
 
 
