@@ -70,7 +70,7 @@ def _parseeval(name: str) -> str:
     return str(shared_path("amr", "parseeval-little-prince", name))
 
 
-@pytest.mark.parametrize("chunk", [1, 7, 256])
+@pytest.mark.parametrize("chunk", [3, 256])
 def test_smatch_on_the_cluster_equals_serial(client, chunk):
     from mrkit.pipeline.amr import smatch_files
 
@@ -103,7 +103,7 @@ def test_coref_on_the_cluster_equals_serial(client):
     with DaskExecutor(client=client) as ex:
         for case in ("TC-A", "TC-M", "TC-N"):
             key = str(folder / f"{case}.key")
-            for response in sorted(folder.glob(f"{case}-*.response"))[:3]:
+            for response in sorted(folder.glob(f"{case}-*.response"))[:2]:
                 _, serial = score_coref(key, str(response), SerialExecutor(), keep_records=True)
                 _, dask = score_coref(key, str(response), ex, keep_records=True)
                 assert dask.to_dict(per_pair=True) == serial.to_dict(per_pair=True)
