@@ -43,9 +43,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("-m", "--metric", default="smatch", choices=available(), help="the metric (default smatch)")
     p.add_argument("--top-k", type=int, metavar="K", help="keep the K most similar graphs of each graph")
     p.add_argument("--min-score", type=float, metavar="X", help="keep only pairs scoring at least X")
-    p.add_argument("--block", type=int, default=64, metavar="N",
-                   help="graphs per side of a block of pairs sent to a worker (default 64); "
-                        "the table does not depend on it")
+    p.add_argument("--block", type=int, metavar="N",
+                   help="graphs per side of a block of pairs sent to a worker (default: 64, smaller "
+                        "for small inputs so that every worker gets eight blocks); the table does not "
+                        "depend on it")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write the table to FILE (atomically; Parquet if FILE ends in .parquet/.pq)")
     p.add_argument("--table-format", choices=TABLE_FORMATS,
@@ -138,10 +139,9 @@ def run(args) -> int:
     options = metric_options(args)
     run_ = MatrixRun(args.file, args.other, metric=args.metric, options=options, top_k=args.top_k,
                      min_score=args.min_score, block=args.block)
-    n = len(run_.left) * len(run_.right)
-    worth = declaration(args.metric).aligns and n >= 2 * PARALLEL_MIN_PAIRS
+    worth = declaration(args.metric).aligns and run_.pairs_to_score() >= PARALLEL_MIN_PAIRS
     with executor_of(args, parallel_worth_it=worth) as executor:
-        run_.executor = executor
+        run_.use(executor)
         with atomic_stream(args.output or "-") as fh:
             writer = _Parquet(fh) if fmt == "parquet" else _TSV(fh)
             with progress_bar(run_.n_tasks(), "matrix", enabled=None if args.output else False) as tick:

@@ -35,6 +35,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--table", metavar="FILE", help="write the agreement table (TSV) to FILE ('-': stdout)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--digits", type=int, default=4, help="digits after the point (default 4)")
+    p.add_argument("--chunk", type=int, default=32, metavar="N",
+                   help="sentences per task sent to a worker (default 32; larger on a big cluster); "
+                        "the choice does not depend on it")
     add_engine_options(p)
     add_executor_options(p)
     return p
@@ -49,10 +52,13 @@ def run(args) -> int:
         check_writable(args.table)
     if args.output == "-" and args.table == "-":
         raise MrkitError("-o and --table cannot both be standard output")
+    if args.chunk < 1:
+        raise MrkitError(f"--chunk must be a positive number, not {args.chunk}")
     config = engine_config(args)
     with executor_of(args, parallel_worth_it=len(args.candidates) ** 2 >= 16) as executor:
         with progress_bar(None, "select") as tick:
-            result = select_files(args.candidates, args.gold, config=config, executor=executor, progress=tick)
+            result = select_files(args.candidates, args.gold, config=config, executor=executor, progress=tick,
+                                  chunk=args.chunk)
     if args.output:
         atomic_write(args.output, "\n\n".join(b.strip("\n") for b in result.blocks) + "\n")
     if args.table:

@@ -43,7 +43,25 @@ float, so its unordered pair is computed once, as (lower position, higher positi
 SemBLEU is not symmetric (BLEU's brevity penalty and n-gram precision have a direction)."""
 
 BLOCK = 64
-"""Graphs per side of a block: 64 x 64 = 4,096 pairs per task (2,016 on the diagonal)."""
+"""Graphs per side of a block, at most: 64 x 64 = 4,096 pairs per task (2,016 on the
+diagonal).  Smaller inputs get smaller blocks (down to :data:`MIN_BLOCK`), so that every
+worker has eight tasks at least (:func:`block_size`)."""
+
+MIN_BLOCK = 8
+
+
+def block_size(n_left: int, n_right: int | None, workers: int) -> int:
+    """The largest block (a power of two from :data:`BLOCK` down to :data:`MIN_BLOCK`)
+    that gives ``8 x workers`` tasks at least; ``n_right`` None: one file (symmetric
+    blocks, about half as many tasks)."""
+    block = BLOCK
+    while block > MIN_BLOCK:
+        n = -(-n_left // block)
+        tasks = n * (n + 1) // 2 if n_right is None else n * -(-n_right // block)
+        if tasks >= 8 * max(1, workers):
+            break
+        block //= 2
+    return block
 
 _CONTENT = re.compile(r"^[ \t]*[^#\s]", re.M)
 _ID = re.compile(r"#\s*::id\s+(\S+)")
@@ -192,12 +210,12 @@ class MatrixRun:
 
     def __init__(self, left: str, right: str | None = None, *, metric: str = "smatch",
                  options: dict | None = None, executor=None, top_k: int | None = None,
-                 min_score: float | None = None, block: int = BLOCK) -> None:
+                 min_score: float | None = None, block: int | None = None) -> None:
         from ..metrics.registry import check_options, declaration
 
         if top_k is not None and top_k < 1:
             raise MrkitError(f"--top-k must be a positive number, not {top_k}")
-        if block < 1:
+        if block is not None and block < 1:
             raise MrkitError(f"--block must be a positive number, not {block}")
         self.options = dict(options or {})
         check_options(metric, self.options)
@@ -208,11 +226,21 @@ class MatrixRun:
         if self.same and len(self.left) < 2:
             raise InputError("holds one graph: all pairs need two at least", self.left.path)
         self.symmetric = self.same and metric in SYMMETRIC
-        self.executor = executor
+        self._auto_block = block is None
+        self.use(executor)
         self.aligns = declaration(metric).aligns
         self.result = MatrixResult(metric, self.left.path, None if self.same else self.right.path,
                                    len(self.left), len(self.right), self.symmetric, top_k, min_score,
                                    certified=0 if self.aligns else None, options=self.options)
+
+    def use(self, executor) -> "MatrixRun":
+        """Run the blocks through ``executor`` (None: this process); the block size, when
+        not given, follows its number of workers."""
+        self.executor = executor
+        if self._auto_block:
+            self.block = block_size(len(self.left), None if self.same else len(self.right),
+                                    getattr(executor, "workers", 1) or 1)
+        return self
 
     def _starts(self, side: Side) -> range:
         return range(0, len(side), self.block)
@@ -227,6 +255,12 @@ class MatrixRun:
                 if self.symmetric and rj < li:
                     continue
                 yield head, left, (rj, self.right.blocks[rj:rj + self.block], self.right.path)
+
+    def pairs_to_score(self) -> int:
+        n, m = len(self.left), len(self.right)
+        if not self.same:
+            return n * m
+        return n * (n - 1) // 2 if self.symmetric else n * (n - 1)
 
     def n_tasks(self) -> int:
         n, m = len(range(0, len(self.left), self.block)), len(range(0, len(self.right), self.block))
