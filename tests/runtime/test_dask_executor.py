@@ -195,3 +195,18 @@ def test_select_on_the_cluster_equals_serial(client):
         dask = select_files(paths, executor=ex, chunk=9)
     assert dask.choice == serial.choice and dask.agreement == serial.agreement
     assert dask.rows() == serial.rows() and dask.blocks == serial.blocks
+
+
+def test_shards_on_the_cluster_equal_serial(client, tmp_path):
+    from mrkit.pipeline.shards import smatch_shards
+
+    blocks = {n: [b for b in open(_parseeval(n), encoding="utf-8").read().split("\n\n") if "(" in b][:40]
+              for n in ("gold.amr", "t5.amr")}
+    for side, name in (("g", "gold.amr"), ("s", "t5.amr")):
+        (tmp_path / side).mkdir()
+        for k, (lo, hi) in enumerate(((0, 15), (15, 40))):
+            (tmp_path / side / f"part{k}.amr").write_text("\n\n".join(blocks[name][lo:hi]) + "\n")
+    serial = smatch_shards(str(tmp_path / "g"), str(tmp_path / "s"))
+    with DaskExecutor(client=client) as ex:
+        dask = smatch_shards(str(tmp_path / "g"), str(tmp_path / "s"), executor=ex, chunk=4)
+    assert dask.to_dict() == serial.to_dict() and (dask.table == serial.table).all()
