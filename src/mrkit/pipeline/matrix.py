@@ -281,10 +281,12 @@ class MatrixRun:
         from ..runtime.executor import SerialExecutor
 
         executor = self.executor if self.executor is not None else SerialExecutor()
-        tasks = list(self.tasks())  # small: two offsets and two slices (views of the text) each
         parts: list[tuple] = []
         stripe = None
-        for (head, (li, _, _), (rj, _, _)), out in zip(tasks, executor.map(_score_block, iter(tasks))):
+        # the tasks are made as the executor asks for them (each holds two slices of the
+        # blocks); their offsets come from a second pass over the same order
+        offsets = ((li, rj) for _, (li, _, _), (rj, _, _) in self.tasks())
+        for (li, rj), out in zip(offsets, executor.map(_score_block, self.tasks())):
             self.result.pairs += self._pairs_of(li, rj)
             if self.aligns:
                 self.result.certified += out[4]
