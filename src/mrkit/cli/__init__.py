@@ -34,6 +34,8 @@ COMMANDS = {
     "docsmatch": "docsmatch",
     "report": "report",
     "audit": "audit",
+    "matrix": "matrix",
+    "select": "select",
 }
 
 

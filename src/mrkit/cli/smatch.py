@@ -37,6 +37,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="score the small example files shipped with mrkit")
     p.add_argument("--per-pair", action="store_true",
                    help="also report every pair (with --format tsv/csv: one row per pair)")
+    p.add_argument("--keep-going", action="store_true",
+                   help="sharded inputs (GOLD and SYSTEM directories or quoted globs, shards paired by file "
+                        "name): skip a shard that fails instead of stopping; the report names what was "
+                        "skipped (complete: false) and the exit status is 1")
     add_output_options(p)
     add_format_option(p, AMR_FORMATS)
     add_stats_options(p)
@@ -64,6 +68,12 @@ def run(args) -> int:
     if args.against and "-" in (gold, args.against):
         raise MrkitError("--against reads the gold file twice: give files, not '-' (standard input)")
     config = engine_config(args)
+    from ..pipeline.shards import is_sharded
+
+    if is_sharded(gold) or is_sharded(system):
+        return _run_shards(args, gold, system, config)
+    if args.keep_going:
+        raise MrkitError("--keep-going applies to sharded inputs (directories or globs of files)")
     with executor_of(args, parallel_worth_it(gold)) as executor:
         with progress_bar(None, "smatch") as tick:
             result = smatch_files(gold, system, config=config, executor=executor, format=args.input_format,
@@ -79,6 +89,13 @@ def run(args) -> int:
             lines.append(f"{p['index'] + 1}\t{p['id']}\t{p['matched']:g}\t{p['gold']}\t{p['system']}\t"
                          f"{p['precision']:.{d}f}\t{p['recall']:.{d}f}\t{p['f1']:.{d}f}\t{cert}")
         lines.append("")
+    lines += _score_lines(result, d)
+    emit_result(args, result, {"gold": gold, "system": system}, lines, ci, against, per_pair=args.per_pair)
+    return 0
+
+
+def _score_lines(result, d: int) -> list[str]:
+    lines = []
     lines.append(f"Precision: {result.precision:.{d}f}")
     lines.append(f"Recall: {result.recall:.{d}f}")
     lines.append(f"F-score: {result.f1:.{d}f}")
@@ -87,5 +104,35 @@ def run(args) -> int:
     lines.append(f"Certified optimal: {result.n_certified}/{n} pairs ({100 * result.certified_share:.1f}%)")
     if result.n_certified < n:
         lines.append(f"F-score upper bound: {result.detail['f1_upper_bound']:.{d}f}")
-    emit_result(args, result, {"gold": gold, "system": system}, lines, ci, against, per_pair=args.per_pair)
-    return 0
+    return lines
+
+
+def _run_shards(args, gold: str, system: str, config) -> int:
+    """GOLD and SYSTEM as directories or globs of shards (:mod:`mrkit.pipeline.shards`)."""
+    import sys
+
+    from ..pipeline.shards import pair_shards, smatch_shards
+
+    if args.per_pair or args.against or args.input_format not in (None, "amr"):
+        raise MrkitError("sharded inputs take PENMAN shards, without --per-pair, --against or --format mrp")
+
+    def warn(skip) -> None:
+        print(f"mrkit: warning: skipped shard {skip.shard}: {skip.reason}", file=sys.stderr)
+
+    import os
+
+    from ..pipeline.amr import PARALLEL_MIN_BYTES
+
+    shards = pair_shards(gold, system)
+    size = sum(os.path.getsize(s.gold) for s in shards if s.gold and os.path.isfile(s.gold))
+    with executor_of(args, parallel_worth_it=size >= PARALLEL_MIN_BYTES) as executor:
+        with progress_bar(len(shards), "shards", enabled=sys.stderr.isatty()) as tick:
+            result = smatch_shards(gold, system, config=config, executor=executor, keep_going=args.keep_going,
+                                   progress=tick, on_skip=warn)
+        ci, _ = statistics(args, result)
+    lines = _score_lines(result, args.digits)
+    skipped = result.detail["skipped"]
+    lines.append(f"Shards: {result.detail['shards']} scored" + (f", {len(skipped)} skipped (INCOMPLETE):" if skipped else ""))
+    lines += [f"  skipped {s['shard']}: {s['reason']}" for s in skipped]
+    emit_result(args, result, {"gold": gold, "system": system}, lines, ci, None)
+    return 1 if skipped else 0
