@@ -172,14 +172,51 @@ def _score_graphs(task: tuple) -> list[tuple]:
     return [_scored(k, g, s, config, keep, record) for k, g, s in items]
 
 
+def _fast_path(config: "AlignConfig", keep: frozenset[str], record: bool):
+    """The compiled common case of one pair, ``(code_pair, smatch_stage, keep, (work, restarts,
+    seed))``, or
+    ``None`` when it does not apply (records asked for, the compiled modules missing, the
+    pure-Python reader forced by ``MRKIT_PURE_PENMAN``)."""
+    if record or os.environ.get("MRKIT_PURE_PENMAN") or os.environ.get("MRKIT_NO_FAST_SMATCH"):
+        return None
+    try:
+        from ..align import _kernel
+        from ..features import _triples
+    except ImportError:
+        return None
+    from ..align.engine import WORK_PER_SECOND
+
+    if config.exact == "always" or config.time_limit is None:
+        work = -1.0
+    else:
+        work = max(0.0, float(config.time_limit)) * WORK_PER_SECOND
+    return _triples.code_pair, _kernel.smatch_stage, tuple(sorted(keep)), (work, config.restarts, config.seed & 0xFFFFFFFFFFFFFFFF)
+
+
 def _score_blocks(task: tuple) -> list[tuple] | None:
     """Worker: parse and score a chunk of (index, gold block, system block); ``None`` when a
-    block does not hold exactly one graph (the pipeline then pairs graph by graph)."""
+    block does not hold exactly one graph (the pipeline then pairs graph by graph).
+
+    A pair goes the compiled way first (:mod:`mrkit.features._triples` codes the two
+    blocks' Smatch triples, :func:`mrkit.align._kernel.smatch_stage` runs the engine's
+    first stage on them): when both apply and the first stage certifies its score, that
+    is the pair's result -- the score, triple counts and certificate the general way
+    gives, without a Python object per node.  Any other pair (unusual PENMAN, an error, a
+    search the first stage does not certify) goes the general way below."""
     from ..codecs.penman import parse_block
 
     config, keep, record, (glabel, slabel), items = task
+    fast = _fast_path(config, keep, record)
     out = []
     for k, (gstart, gtext), (sstart, stext) in items:
+        if fast is not None:
+            coded = fast[0](gtext, stext, fast[2])
+            if coded is not None:
+                score = fast[1](coded[3], *fast[3])
+                if score is not None:
+                    gid = coded[0]
+                    out.append((str(k + 1) if gid is None else gid, score, coded[1], coded[2], True, score, None))
+                    continue
         g = parse_block(gstart, gtext, glabel, k)
         s = parse_block(sstart, stext, slabel, k)
         if len(g) != 1 or len(s) != 1:
