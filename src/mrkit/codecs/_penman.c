@@ -944,11 +944,55 @@ static PyObject *p_parse_block(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* split_blocks(text) -> ([(line, block), ...], open_end)
+ * The blank-line separated blocks of text (lines end at '\n'; a line is blank when every
+ * character of it is whitespace, as str.strip() sees it), each with the index of its first
+ * line in text and its lines joined with their line ends.  open_end: the last block runs
+ * to the end of text (it may go on in the text that follows). */
+static PyObject *p_split_blocks(PyObject *self, PyObject *args) {
+    PyObject *text;
+    if (!PyArg_ParseTuple(args, "U", &text)) return NULL;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), pos = 0, line = 0, bstart = -1, bline = 0;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    while (pos < n) {
+        Py_ssize_t p = pos;
+        int blank = 1;
+        for (; p < n; p++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, p);
+            if (c == '\n') break;
+            if (blank && !(c == ' ' || c == '\t' || c == '\r' || Py_UNICODE_ISSPACE(c))) blank = 0;
+        }
+        Py_ssize_t next = p < n ? p + 1 : n;
+        if (!blank) {
+            if (bstart < 0) { bstart = pos; bline = line; }
+        } else if (bstart >= 0) {
+            PyObject *item = Py_BuildValue("(nN)", bline, PyUnicode_Substring(text, bstart, pos));
+            if (!item || PyList_Append(out, item) < 0) { Py_XDECREF(item); Py_DECREF(out); return NULL; }
+            Py_DECREF(item);
+            bstart = -1;
+        }
+        pos = next;
+        line++;
+    }
+    int open_end = bstart >= 0;
+    if (open_end) {
+        PyObject *item = Py_BuildValue("(nN)", bline, PyUnicode_Substring(text, bstart, n));
+        if (!item || PyList_Append(out, item) < 0) { Py_XDECREF(item); Py_DECREF(out); return NULL; }
+        Py_DECREF(item);
+    }
+    return Py_BuildValue("(NO)", out, open_end ? Py_True : Py_False);
+}
+
 static PyMethodDef methods[] = {
     {"parse_block", p_parse_block, METH_VARARGS,
      "parse_block(block, start) -> [(first_line, (var, branches), metadata), ...] or None "
      "(None: not read cleanly, use the Python parser)"},
     {"configure", p_configure, METH_VARARGS, "configure(Graph, Node, Edge, Property): the classes to build"},
+    {"split_blocks", p_split_blocks, METH_VARARGS,
+     "split_blocks(text) -> ([(line, block), ...], open_end): the blank-line separated blocks"},
     {"read_block", p_read_block, METH_VARARGS,
      "read_block(block, start, index, file) -> [Graph, ...] or None (None: use the Python reader)"},
     {NULL, NULL, 0, NULL}};

@@ -392,6 +392,25 @@ _BLOCK = re.compile(r"(?:[^\n]*\S[^\n]*(?:\n|\Z))+")
 """A block: a run of lines that are not blank (that ``str.strip()`` does not empty)."""
 
 
+def _split_blocks_py(text: str) -> tuple[list[tuple[int, str]], bool]:
+    """``_penman.split_blocks`` in Python: the blocks of ``text`` with the index of their
+    first line, and whether the last one runs to the end of ``text``."""
+    out, at, lineno = [], 0, 0
+    open_end = False
+    for m in _BLOCK.finditer(text):
+        lineno += text.count("\n", at, m.start())
+        at = m.start()
+        out.append((lineno, m.group()))
+        open_end = m.end() == len(text)
+    return out, open_end
+
+
+def _split_blocks(text: str) -> tuple[list[tuple[int, str]], bool]:
+    if _compiled is not None:
+        return _compiled.split_blocks(text)
+    return _split_blocks_py(text)
+
+
 def _chunk_blocks(fh: IO[bytes], label: str) -> Iterator[tuple[int, str]]:
     carry, carry_line = "", 0  # the unfinished last block of the text read so far
     line = 1  # line number of the next chunk's first line
@@ -405,29 +424,30 @@ def _chunk_blocks(fh: IO[bytes], label: str) -> Iterator[tuple[int, str]]:
             raise InputError(f"cannot read: {exc.strerror}", label) from None
         if not raw:
             break
+        bom = 0
         if first:
             first = False
-            if raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
+            if raw.startswith(b"\xef\xbb\xbf"):  # utf-8-sig: dropped, but counted in columns
+                raw, bom = raw[3:], 3
         bad = None
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:  # the blocks before the line, then the error
             cut = raw.rfind(b"\n", 0, exc.start) + 1
             text = raw[:cut].decode("utf-8")
-            bad = (line + raw.count(b"\n", 0, cut), raw[exc.start], exc.start - cut + 1)
+            bad = (line + raw.count(b"\n", 0, cut), raw[exc.start], exc.start - cut + 1 + (bom if cut == 0 else 0))
         base = carry_line if carry else line
         line += text.count("\n")
         text = carry + text
         carry = ""
-        at, lineno = 0, base
-        for m in _BLOCK.finditer(text):
-            lineno += text.count("\n", at, m.start())
-            at = m.start()
-            if m.end() == len(text) and bad is None:  # may go on in the next chunk
-                carry, carry_line = text[at:], lineno
-                break
-            yield lineno, m.group()
+        blocks, open_end = _split_blocks(text)
+        if open_end:  # the last block may go on in the next chunk (or ends at a bad line)
+            carry_line, carry = blocks.pop()
+            carry_line += base
+            if bad is not None:
+                carry = ""
+        for lineno, block in blocks:
+            yield base + lineno, block
         if bad is not None:
             raise InputError(f"not UTF-8 text: byte 0x{bad[1]:02x} at column {bad[2]}", label, bad[0])
     if carry:
