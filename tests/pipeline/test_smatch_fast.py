@@ -123,9 +123,10 @@ def test_options_other_than_the_defaults_score_the_same(tmp_path):
 
 # ------------------------------------------------------------------ generated graphs
 
-CONCEPTS = ["want-01", "boy", "girl", "Go-02", "name", '"Quoted Concept"', "dog", "see-01"]
+CONCEPTS = ["want-01", "boy", "girl", "Go-02", "name", '"Quoted Concept"', "dog", "see-01", "γ-Protein",
+            "İstanbul", "STRAẞE"]
 ROLES = [":ARG0", ":ARG1", ":ARG0-of", ":mod", ":consist-of", ":domain", ":Op1", ":ARG1-of", ":location"]
-CONSTS = ['"Ann"', '"a \\"b\\" c"', "-", "+", "1", "Dog", '"x y"', '"-"', "2.5"]
+CONSTS = ['"Ann"', '"a \\"b\\" c"', "-", "+", "1", "Dog", '"x y"', '"-"', "2.5", '"Ωmega"', "ΚΑΠΑ", '"\\é"']
 
 
 @st.composite
@@ -150,7 +151,7 @@ def graphs(draw):
                 value = names[draw(st.integers(0, n - 1))]
             branches.append(f"{role} {value}")
         order = draw(st.permutations(range(len(branches))))
-        sep = draw(st.sampled_from([" ", "\n      "]))
+        sep = draw(st.sampled_from([" ", "\n      ", "\u00a0", " \r\n "]))
         return sep.join([head] + [branches[i] for i in order]) + ")"
 
     meta = draw(st.sampled_from(["", "# ::id g1\n", "# ::snt x ::id a b \n", "# ::id\n", "# c :: id x\n"]))
@@ -180,4 +181,5 @@ def test_the_fast_path_takes_the_common_case(tmp_path, monkeypatch):
     assert (gid, n_gold, n_system) == ("a", 7, 8)
     assert _triples.code_pair("(a / b) (c / d)", system, ()) is None  # two graphs: general path
     assert _triples.code_pair("(a / b :x)", system, ()) is None  # an error: general path
-    assert _triples.code_pair("(a / bé)", system, ()) is None  # non-ASCII: general path
+    assert _triples.code_pair("(a / b :x \"c\u2028d\")", system, ()) is None  # a line break in a string
+    assert _triples.code_pair("(a / bΓ)", "(a / bγ)", ())[1:3] == (2, 2)  # Unicode: lower-cased as str.lower

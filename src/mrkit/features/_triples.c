@@ -145,9 +145,15 @@ typedef struct {
     Py_ssize_t a, b;    /* token text [a, b) */
 } lexer;
 
-/* [^\s"()/:~] among the characters the fast path accepts (printable ASCII) */
-static inline int name_char(unsigned c) {
+/* [^\s"()/:~], \s as Python's str whitespace (DEL and ASCII controls are left to the
+ * general path) */
+static inline int name_char(Py_UCS4 c) {
+    if (c >= 128) return !Py_UNICODE_ISSPACE(c);
     return c > ' ' && c < 127 && c != '"' && c != '(' && c != ')' && c != '/' && c != ':' && c != '~';
+}
+
+static inline int is_space(Py_UCS4 c) {
+    return c == ' ' || (c >= 9 && c <= 13) || (c >= 28 && c <= 31) || (c >= 128 && Py_UNICODE_ISSPACE(c));
 }
 
 static inline int is_digit(unsigned c) { return c >= '0' && c <= '9'; }
@@ -161,19 +167,18 @@ static void next_token(lexer *lx) {
     Py_ssize_t n = lx->n, p = lx->pos;
     for (;;) {
         if (p >= n) { lx->type = T_END; lx->pos = p; return; }
-        unsigned c = S(p);
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') { p++; continue; }
+        if (is_space(S(p))) { p++; continue; }
         break;
     }
-    unsigned c = S(p);
+    Py_UCS4 c = S(p);
     lx->a = p;
     if (c == '#') {
         /* to the end of the line; line breaks other than \n, \r and control characters
          * are left to the general path (str.splitlines() would split there) */
         p++;
         while (p < n && S(p) != '\n' && S(p) != '\r') {
-            unsigned d = S(p);
-            if ((d < ' ' && d != '\t') || d == 0x7f || d == 0x85 || d == 0x2028 || d == 0x2029) {
+            Py_UCS4 d = S(p);
+            if ((d < ' ' && d != '\t') || d == 0x7f || Py_UNICODE_ISLINEBREAK(d)) {
                 lx->type = T_BAD;
                 return;
             }
@@ -184,10 +189,10 @@ static void next_token(lexer *lx) {
         p++;
         for (;;) {
             if (p >= n || S(p) == '\n' || S(p) == '\r') { lx->type = T_BAD; return; }
-            unsigned d = S(p);
-            if (d < ' ' || d >= 127) { lx->type = T_BAD; return; }
+            Py_UCS4 d = S(p);
+            if (Py_UNICODE_ISLINEBREAK(d)) { lx->type = T_BAD; return; }   /* splitlines() splits */
             if (d == '\\') {
-                if (p + 1 >= n || S(p + 1) < ' ' || S(p + 1) >= 127) { lx->type = T_BAD; return; }
+                if (p + 1 >= n || Py_UNICODE_ISLINEBREAK(S(p + 1))) { lx->type = T_BAD; return; }
                 p += 2;
                 continue;
             }
@@ -417,6 +422,34 @@ static int cmp_edge4(const void *a, const void *b) {
 /* the id of the text [a, b) of the block (ASCII), copied into tmp (grown as needed):
  * lower-cased and unquoted (backslash escapes) when asked; interned, or only looked up
  * (-3: absent). -1: memory. */
+/* text_id of a text with characters beyond ASCII: unquoted, lower-cased by str.lower()
+ * (full Unicode case mapping, as the general path), interned as UTF-8.  -2: Python error */
+static int text_id_unicode(strtab *t, int kind, const void *data, Py_ssize_t a, Py_ssize_t b, int unquote,
+                           int lower, int lookup_only) {
+    Py_UCS4 *buf = malloc(sizeof(Py_UCS4) * ((size_t)(b - a) + 1));
+    if (!buf) return -1;
+    Py_ssize_t n = 0;
+    for (Py_ssize_t k = a; k < b; k++) {
+        Py_UCS4 c = S(k);
+        if (unquote && c == '\\') c = S(++k);
+        buf[n++] = c;
+    }
+    PyObject *str = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buf, n);
+    free(buf);
+    if (!str) return -2;
+    if (lower) {
+        PyObject *low = PyObject_CallMethod(str, "lower", NULL);
+        Py_DECREF(str);
+        if (!low) return -2;
+        str = low;
+    }
+    Py_ssize_t len;
+    const char *u = PyUnicode_AsUTF8AndSize(str, &len);
+    int id = !u ? -2 : lookup_only ? st_find(t, u, (size_t)len) : st_id(t, u, (size_t)len);
+    Py_DECREF(str);
+    return id;
+}
+
 static int text_id(strtab *t, int kind, const void *data, Py_ssize_t a, Py_ssize_t b, int unquote,
                    int lower, int lookup_only, char **tmp, size_t *tcap) {
     size_t need = (size_t)(b - a) + 1;
@@ -430,8 +463,9 @@ static int text_id(strtab *t, int kind, const void *data, Py_ssize_t a, Py_ssize
     size_t n = 0;
     if (unquote) { a++; b--; }
     for (Py_ssize_t k = a; k < b; k++) {
-        unsigned c = S(k);
+        Py_UCS4 c = S(k);
         if (unquote && c == '\\') c = S(++k);
+        if (c >= 128) return text_id_unicode(t, kind, data, a, b, unquote, lower, lookup_only);
         o[n++] = (char)(lower && c >= 'A' && c <= 'Z' ? c + 32 : c);
     }
     return lookup_only ? st_find(t, o, n) : st_id(t, o, n);
@@ -477,7 +511,7 @@ static Py_ssize_t code_graph(PyObject *block, graph_t *g, strtab *words, PyObjec
         if (target < 0 && !br->quoted) {
             /* a constant that names a variable of the graph is a relation */
             int id = text_id(&vars, kind, data, br->va, br->vb, 0, 0, 1, tmp, tcap);
-            if (id == -1) goto done;
+            if (id == -1 || id == -2) goto done;
             if (id >= 0) target = id;
         }
         if (target < 0) {
