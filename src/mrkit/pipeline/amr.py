@@ -184,7 +184,7 @@ def _fast_path(config: "AlignConfig", keep: frozenset[str], record: bool):
         from ..features import _triples
     except ImportError:
         return None
-    from ..align.engine import WORK_PER_SECOND
+    from ..align.config import WORK_PER_SECOND
 
     if config.exact == "always" or config.time_limit is None:
         work = -1.0
