@@ -2,6 +2,7 @@
 
     python benchmarks/bench_smatch.py [--workloads lp-t5,bio-self,...] [--timeout 900]
     python benchmarks/bench_smatch.py --targets      # issue 14's table vs smatch.py -r 4
+    python benchmarks/bench_smatch.py --parallel     # -j 1 vs -j 2 on SICK x1, x2, x5
 
 ``--targets`` runs the workloads of issue 14's target table (SICK, STS, Little Prince
 1,562 pairs perturbed, Little Prince T5 200 pairs, Bio test vs itself) with mrkit and
@@ -71,6 +72,36 @@ def perturbed(path: Path, tmpdir: str, seed: int = 14) -> str:
     return str(dest)
 
 
+def repeated(gold: Path, system: Path, times: int, tmpdir: str) -> tuple[str, str]:
+    """The two files repeated ``times`` times (blank line between copies)."""
+    out = []
+    for p in (gold, system):
+        dest = Path(tmpdir) / f"x{times}-{p.name}"
+        text = p.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
+        dest.write_text(text * times, encoding="utf-8")
+        out.append(str(dest))
+    return out[0], out[1]
+
+
+def parallel_table(repeat: int, timeout: float) -> int:
+    """Wall clock of -j 1 and -j 2 on SICK repeated 1, 2, 5 and 10 times: where do two
+    workers pay (pipeline/amr.py PARALLEL_MIN_BYTES)?"""
+    rows = []
+    g, s = (DATA / p for p in WORKLOADS["sick"])
+    with tempfile.TemporaryDirectory() as tmp:
+        for times in (1, 2, 5, 10):
+            gold, system = repeated(g, s, times, tmp)
+            walls = {}
+            for j in ("1", "2"):
+                r = harness.run(harness.mrkit("smatch", gold, system, "-j", j), repeat, timeout, harness.mrkit_env())
+                walls[j] = r.wall
+            rows.append((f"SICK x{times}", str(4929 * times), f"{Path(gold).stat().st_size / 1e6:.1f}",
+                         f"{walls['1']:.2f}", f"{walls['2']:.2f}", harness.ratio(walls["1"], walls["2"], 2)))
+            print("\t".join(rows[-1]), file=sys.stderr, flush=True)
+    harness.table(("corpus", "pairs", "gold MB", "-j 1 s", "-j 2 s", "speed-up of -j 2"), rows)
+    return 0
+
+
 def workload_paths(name: str, tmpdir: str) -> tuple[str, str]:
     paths = []
     for p in WORKLOADS[name]:
@@ -130,7 +161,11 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=1, help="runs per tool; the median is shown (default 1)")
     ap.add_argument("--targets", action="store_true",
                     help="issue 14's target table: its workloads, mrkit vs smatch -r 4, median of 5")
+    ap.add_argument("--parallel", action="store_true",
+                    help="-j 1 against -j 2 on SICK repeated 1-10 times (median of --repeat runs)")
     args = ap.parse_args()
+    if args.parallel:
+        return parallel_table(max(args.repeat, 3), args.timeout)
     if args.targets:
         args.workloads, args.tools, args.repeat = ",".join(TARGETS), "mrkit,smatch", max(args.repeat, 5)
     if not DATA.exists():

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from mrkit.codecs import penman as P
 from mrkit.errors import InputError
 
-LINES = ["(a / b)", "  :ARG0 (c / d)", "# ::id x", "", " ", "\t", "\r", "  \r", "\x0c", "\u00a0", "\u2028",
+LINES = ["(a / b)", "# only a comment", "  \u00a0(x)", "  :ARG0 (c / d)", "# ::id x", "", " ", "\t", "\r", "  \r", "\x0c", "\u00a0", "\u2028",
          "x\u2028y", "é (x / y)", "\x85", "  # c"]
 
 
@@ -24,14 +24,15 @@ def _old(data: bytes):
         return None, str(exc)
 
 
-def _new(data: bytes, chunk: int, compiled: bool, monkeypatch):
+def _new(data: bytes, chunk: int, compiled: bool, monkeypatch, content_only: bool = False):
     monkeypatch.setattr(P, "BLOCK_CHUNK", chunk)
     if not compiled:
         monkeypatch.setattr(P, "_compiled", None)
     out = []
     try:
-        for item in P.iter_blocks(io.BytesIO(data), "f"):
-            out.append(item)
+        for blocks in P.iter_block_lists(io.BytesIO(data), "f", content_only=content_only):
+            assert blocks  # no empty lists
+            out.extend(blocks)
     except InputError as exc:
         return out, str(exc)
     return out, None
@@ -63,5 +64,8 @@ def test_chunked_blocks_equal_line_by_line_blocks(lines, bom, newline_at_end, ba
                 assert got_error == error, (chunk, compiled)
                 if error is None:
                     assert got == blocks, (chunk, compiled)
+                    got, _ = _new(data, chunk, compiled, mp, content_only=True)
+                    mp.undo()
+                    assert got == [b for b in blocks if P._CONTENT.search(b[1])], (chunk, compiled)
     finally:
         mp.undo()

@@ -370,19 +370,11 @@ def iter_blocks(source: str | os.PathLike | IO[bytes], name: str | None = None) 
     """Stream the (first line, text) blocks of a PENMAN file (a path or a binary stream),
     unparsed: cutting is cheap, parsing (:func:`parse_block`) can happen elsewhere.
 
-    The same blocks as :func:`_blocks` over :func:`_decoded_lines` (lines end at ``\n``,
+    The same blocks as :func:`_blocks` over :func:`_decoded_lines` (lines end at ``\\n``,
     a blank line is one that ``str.strip()`` empties), cut from large chunks of the file
-    with one regular expression instead of line by line."""
-    label = _source_label(source, name)
-    if isinstance(source, (str, os.PathLike)):
-        try:
-            fh = open(source, "rb")
-        except OSError as exc:
-            raise InputError(f"cannot read: {exc.strerror}", label) from None
-        with fh:
-            yield from _chunk_blocks(fh, label)
-    else:
-        yield from _chunk_blocks(source, label)
+    by the compiled reader (or one regular expression) instead of line by line."""
+    for blocks in iter_block_lists(source, name):
+        yield from blocks
 
 
 BLOCK_CHUNK = 1 << 20
@@ -392,26 +384,49 @@ _BLOCK = re.compile(r"(?:[^\n]*\S[^\n]*(?:\n|\Z))+")
 """A block: a run of lines that are not blank (that ``str.strip()`` does not empty)."""
 
 
-def _split_blocks_py(text: str) -> tuple[list[tuple[int, str]], bool]:
-    """``_penman.split_blocks`` in Python: the blocks of ``text`` with the index of their
-    first line, and whether the last one runs to the end of ``text``."""
-    out, at, lineno = [], 0, 0
-    open_end = False
+def _split_blocks_py(text: str, base: int, content_only: bool) -> tuple[list[tuple[int, str]], int, str | None]:
+    """``_penman.split_blocks`` in Python: the blocks of ``text`` numbered from line
+    ``base``, but the last one when it runs to the end of ``text`` (returned apart, as the
+    tail); ``content_only`` leaves out comment-only blocks."""
+    out, at, lineno = [], 0, base
     for m in _BLOCK.finditer(text):
         lineno += text.count("\n", at, m.start())
         at = m.start()
-        out.append((lineno, m.group()))
-        open_end = m.end() == len(text)
-    return out, open_end
+        if m.end() == len(text):
+            return out, lineno, m.group()
+        if not content_only or _CONTENT.search(m.group()):
+            out.append((lineno, m.group()))
+    return out, 0, None
 
 
-def _split_blocks(text: str) -> tuple[list[tuple[int, str]], bool]:
+_CONTENT = re.compile(r"^[ \t]*[^#\s]", re.M)
+"""A line of a block that is not a comment: the block holds a graph (or text to report)."""
+
+
+def _split_blocks(text: str, base: int, content_only: bool) -> tuple[list[tuple[int, str]], int, str | None]:
     if _compiled is not None:
-        return _compiled.split_blocks(text)
-    return _split_blocks_py(text)
+        return _compiled.split_blocks(text, base, content_only)
+    return _split_blocks_py(text, base, content_only)
 
 
-def _chunk_blocks(fh: IO[bytes], label: str) -> Iterator[tuple[int, str]]:
+def iter_block_lists(source: str | os.PathLike | IO[bytes], name: str | None = None,
+                     content_only: bool = False) -> Iterator[list[tuple[int, str]]]:
+    """The (first line, text) blocks of a PENMAN file as :func:`iter_blocks` gives them,
+    a list per megabyte of text read (no Python work per block); ``content_only`` leaves
+    out the blocks that hold nothing but comments."""
+    label = _source_label(source, name)
+    if isinstance(source, (str, os.PathLike)):
+        try:
+            fh = open(source, "rb")
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc.strerror}", label) from None
+        with fh:
+            yield from _chunk_blocks(fh, label, content_only)
+    else:
+        yield from _chunk_blocks(source, label, content_only)
+
+
+def _chunk_blocks(fh: IO[bytes], label: str, content_only: bool = False) -> Iterator[list[tuple[int, str]]]:
     carry, carry_line = "", 0  # the unfinished last block of the text read so far
     line = 1  # line number of the next chunk's first line
     first = True
@@ -438,20 +453,15 @@ def _chunk_blocks(fh: IO[bytes], label: str) -> Iterator[tuple[int, str]]:
             bad = (line + raw.count(b"\n", 0, cut), raw[exc.start], exc.start - cut + 1 + (bom if cut == 0 else 0))
         base = carry_line if carry else line
         line += text.count("\n")
-        text = carry + text
-        carry = ""
-        blocks, open_end = _split_blocks(text)
-        if open_end:  # the last block may go on in the next chunk (or ends at a bad line)
-            carry_line, carry = blocks.pop()
-            carry_line += base
-            if bad is not None:
-                carry = ""
-        for lineno, block in blocks:
-            yield base + lineno, block
+        blocks, carry_line, tail = _split_blocks(carry + text, base, content_only)
+        # the last block may go on in the next chunk (or ends at a bad line: dropped)
+        carry = tail if tail is not None and bad is None else ""
+        if blocks:
+            yield blocks
         if bad is not None:
             raise InputError(f"not UTF-8 text: byte 0x{bad[1]:02x} at column {bad[2]}", label, bad[0])
-    if carry:
-        yield carry_line, carry
+    if carry and (not content_only or _CONTENT.search(carry)):
+        yield [(carry_line, carry)]
 
 
 def read_blocks(path: str | os.PathLike) -> list[tuple[int, str]]:
