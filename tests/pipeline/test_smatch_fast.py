@@ -183,3 +183,17 @@ def test_the_fast_path_takes_the_common_case(tmp_path, monkeypatch):
     assert _triples.code_pair("(a / b :x)", system, ()) is None  # an error: general path
     assert _triples.code_pair("(a / b :x \"c\u2028d\")", system, ()) is None  # a line break in a string
     assert _triples.code_pair("(a / bΓ)", "(a / bγ)", ())[1:3] == (2, 2)  # Unicode: lower-cased as str.lower
+
+
+def test_workers_and_small_chunks_give_the_same_rows():
+    """The compiled path in worker processes, over chunks that cut the files anywhere."""
+    from mrkit.runtime.executor import ProcessExecutor
+
+    base = shared_path(AMR)
+    gold, system = base / PAIRS[2][0], base / PAIRS[2][1]
+    slow = _rows(gold, system, False)
+    with ProcessExecutor(2) as ex:
+        fast = smatch_files(str(gold), str(system), executor=ex, chunk=7)
+    assert fast.ids == slow.ids
+    np.testing.assert_array_equal(fast.table, slow.table)
+    np.testing.assert_array_equal(fast.certified, slow.certified)
