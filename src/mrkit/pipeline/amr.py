@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import lru_cache
 from itertools import zip_longest
 from typing import IO, TYPE_CHECKING, Callable, Iterable, Iterator
 
@@ -175,11 +176,15 @@ def _score_graphs(task: tuple) -> list[tuple]:
 
 def _fast_path(config: "AlignConfig", keep: frozenset[str], record: bool):
     """The compiled common case of one pair, ``(code_pair, smatch_stage, keep, (work, restarts,
-    seed))``, or
-    ``None`` when it does not apply (records asked for, the compiled modules missing, the
-    pure-Python reader forced by ``MRKIT_PURE_PENMAN``)."""
+    seed))``, or ``None`` when it does not apply (records asked for, the compiled modules missing, the
+    pure-Python reader forced by ``MRKIT_PURE_PENMAN``, ``MRKIT_NO_FAST_SMATCH`` set)."""
     if record or os.environ.get("MRKIT_PURE_PENMAN") or os.environ.get("MRKIT_NO_FAST_SMATCH"):
         return None
+    return _fast_path_of(config, frozenset(keep))
+
+
+@lru_cache(maxsize=8)
+def _fast_path_of(config: "AlignConfig", keep: frozenset[str]):
     try:
         from ..align import _kernel
         from ..features import _triples
