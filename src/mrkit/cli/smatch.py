@@ -50,7 +50,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from ..metrics.amr.smatch import example_paths
     from ..pipeline.amr import parallel_worth_it, smatch_files
 
     split_formats(args, AMR_FORMATS)
@@ -58,6 +57,8 @@ def run(args) -> int:
     if args.files and (args.gold or args.system):
         raise MrkitError("give GOLD SYSTEM or -f SYSTEM GOLD, not both")
     if args.example:
+        from ..metrics.amr.smatch import example_paths
+
         gold, system = example_paths()
     elif args.files:
         system, gold = args.files  # smatch.py 1.0.4 scores -f A B with A as the test file
