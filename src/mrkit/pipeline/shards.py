@@ -91,17 +91,20 @@ class Skipped:
 _ID = re.compile(r"#\s*::id\s+(\S+)")
 
 
-def _checked_blocks(shard: Shard) -> Iterator[tuple]:
-    """(index, gold block, system block) of a shard pair, in order, ids checked."""
-    from .amr import _block_items
+def _checked_chunks(shard: Shard, chunk: int) -> Iterator[tuple]:
+    """(index of the first pair, gold blocks, system blocks) of a shard pair, ``chunk`` pairs
+    at a time, in order, ids checked (the chunks :func:`mrkit.pipeline.amr._score_blocks`
+    takes)."""
+    from .amr import _block_chunks
 
-    for k, g, s in _block_items(shard.gold, shard.system):
-        gi, si = _ID.search(g[1]), _ID.search(s[1])
-        if gi and si and gi.group(1) != si.group(1):
-            raise InputError(f"graph {k + 1} has id {si.group(1)} but graph {k + 1} of {shard.gold} has id "
-                             f"{gi.group(1)}: the graphs of a shard pair must be in the same order",
-                             shard.system, s[0])
-        yield k, g, s
+    for k0, golds, systems in _block_chunks(shard.gold, shard.system, chunk):
+        for k, g, s in zip(range(k0, k0 + len(golds)), golds, systems):
+            gi, si = _ID.search(g[1]), _ID.search(s[1])
+            if gi and si and gi.group(1) != si.group(1):
+                raise InputError(f"graph {k + 1} has id {si.group(1)} but graph {k + 1} of {shard.gold} has id "
+                                 f"{gi.group(1)}: the graphs of a shard pair must be in the same order",
+                                 shard.system, s[0])
+        yield k0, golds, systems
 
 
 def _shard_rows(shard: Shard, config, keep: frozenset[str], executor, chunk: int):
@@ -117,7 +120,7 @@ def _shard_rows(shard: Shard, config, keep: frozenset[str], executor, chunk: int
     gfmt, sfmt = _formats(shard.gold, shard.system, None)
     if gfmt == sfmt == "amr":
         labels = (_label(shard.gold), _label(shard.system))
-        tasks = ((config, keep, False, labels, items) for items in chunked(_checked_blocks(shard), chunk))
+        tasks = ((config, keep, False, labels, items) for items in _checked_chunks(shard, chunk))
         collector = Collector("smatch", prf_reduce, 3, certified=True)
         try:
             return collector, _collect(executor.map(_score_blocks, tasks), collector, None)
