@@ -131,6 +131,7 @@ def run(args) -> int:
     if len(golds) > 1:
         header["golds"] = golds
     if not conventions.is_default or just is not None:
-        header["conventions"] = {**conventions.to_dict(), "just": just}
+        header["conventions"] = conventions.to_dict()
+        header["just"] = just
     emit_result(args, result, header, lines, ci, against, per_pair=args.per_pair)
     return 0
