@@ -144,12 +144,19 @@ def _holder_first(triples: list[tuple]) -> int | None:
     return min((tr[0] for tr in triples), default=None)
 
 
+def reentrant_relations(t: Triples) -> list[tuple[int, str, int]]:
+    """The relation triples of ``t`` that enter a node with more than one incoming
+    relation (de-inverted, duplicates once): the one definition of a reentrancy, shared by
+    the sentence subscore and document Smatch's reentrancy subscore."""
+    incoming = Counter(k for _, _, k in t.relations)
+    return [rel for rel in t.relations if incoming[rel[2]] > 1]
+
+
 def reentrancies(t: Triples) -> Triples:
     """The Reentrancies subset of ``t``: every relation entering a node that has more than
     one incoming relation; the top sits on the source of the first of them (the
     first reentrant node's parent read first, as amr-evaluation lists them)."""
-    incoming = Counter(k for _, _, k in t.relations)
-    chosen = [rel for rel in t.relations if incoming[rel[2]] > 1]
+    chosen = reentrant_relations(t)
     first = None
     if chosen:
         target = min(k for _, _, k in chosen)

@@ -216,3 +216,43 @@ def multiref_files(golds: Sequence[str], system: str, *, mode: str = "best", con
     result.detail.update(references=list(golds), mode=mode,
                          per_reference=[{"gold": g, **res.summary()} for g, res in zip(golds, per_gold)])
     return result
+
+
+# ------------------------------------------------------------------ documents
+
+def _document_subscore_chunk(task: tuple) -> list[tuple]:
+    from ..features.triples import triples
+    from ..metrics.amr.subscores import subscores_pair
+    from ..metrics.document.docsmatch import candidate_matrix
+
+    config, record, items = task
+    out = []
+    for k, g, s in items:
+        allowed = candidate_matrix(g, s, triples(g), triples(s))
+        p = subscores_pair(g, s, config, k, None, allowed)
+        out.append((p.id, p.row(), p.certified, p.to_dict() if record else None))
+    return out
+
+
+def document_subscore_files(gold: str, system: str, *, config: "AlignConfig | None" = None, executor=None,
+                            input_format: str | None = None, keep_records: bool = False) -> "CorpusResult":
+    """The eight subscores of two files of document graphs (``mrkit docsmatch
+    --subscores``), each alignment under document Smatch's sentence constraint
+    (:func:`mrkit.metrics.document.docsmatch.candidate_matrix`): the same definitions and
+    result shape as :func:`subscore_files`.  Its Reentrancies is the score DocAMR's Table 2
+    reports as "Reent" (Damonte et al.'s definition, its own alignment of the reentrant
+    subset)."""
+    from ..aggregate.corpus import Collector
+    from ..metrics.amr.subscores import CERTIFIED_NOTE, WIDTH, subscores_reduce, subscores_table
+    from .document import pair_in_order, read_documents
+
+    pairs = pair_in_order(read_documents(gold, input_format), read_documents(system, input_format), gold, system)
+    col = Collector("docsmatch-subscores", subscores_reduce, WIDTH, certified=True, keep_records=keep_records)
+    tasks = ((_config(config), keep_records, [item]) for item in pairs)  # one document per task
+    for results in _executor(executor).map(_document_subscore_chunk, tasks):
+        for pid, row, ok, rec in results:
+            col.add(pid, row, ok, rec)
+    result = col.result()
+    result.detail["subscores"] = subscores_table(result.table.sum(axis=0))
+    result.detail["subscores_note"] = CERTIFIED_NOTE
+    return result

@@ -71,21 +71,36 @@ class PairSubscores:
         return d
 
 
-def aligned_counts(ta: Triples, tb: Triples, config: AlignConfig) -> tuple[float, int, int, bool]:
-    """(matched, gold, system, certified) of the optimal alignment of two triple sets."""
+def aligned_counts(ta: Triples, tb: Triples, config: AlignConfig,
+                   allowed: np.ndarray | None = None) -> tuple[float, int, int, bool]:
+    """(matched, gold, system, certified) of the optimal alignment of two triple sets
+    (``allowed``: which gold node may go to which system node, or ``None``)."""
     from .smatch import align_triples
 
     if not len(ta) or not len(tb):
         return 0.0, len(ta), len(tb), True
-    res = align_triples(ta, tb, config)
+    res = align_triples(ta, tb, config, allowed)
     return float(res.score), len(ta), len(tb), bool(res.certified)
 
 
+def _restrict(allowed: np.ndarray | None, full_a: Triples, full_b: Triples, a: Triples, b: Triples):
+    """The rows and columns of ``allowed`` of the nodes kept in the subsets ``a``, ``b``."""
+    if allowed is None:
+        return None
+    ia = {v: i for i, v in enumerate(full_a.variables)}
+    ib = {v: j for j, v in enumerate(full_b.variables)}
+    return allowed[np.ix_([ia[v] for v in a.variables], [ib[v] for v in b.variables])]
+
+
 def subscores_pair(gold: Graph, system: Graph, config: AlignConfig = AlignConfig(), index: int = 0,
-                   conventions: Conventions | None = None) -> PairSubscores:
+                   conventions: Conventions | None = None, allowed: np.ndarray | None = None) -> PairSubscores:
     """The eight subscores of one pair (``conventions``: the TOP style and role
-    normalisations of the whole score, :mod:`mrkit.features.conventions`)."""
+    normalisations of the whole score, :mod:`mrkit.features.conventions`; ``allowed``:
+    a candidate constraint over the nodes of the two graphs, in their order, as document
+    Smatch's sentence constraint -- only with the default conventions' graphs)."""
     conv = conventions or Conventions()
+    if allowed is not None and conv.roles != "as-written":
+        raise ValueError("a candidate constraint needs the graphs' own nodes: roles as written")
     g, s = conv.graph(gold), conv.graph(system)
     tg, ts = triples(g, conv.keep), triples(s, conv.keep)
     views = {
@@ -97,7 +112,7 @@ def subscores_pair(gold: Graph, system: Graph, config: AlignConfig = AlignConfig
     counts: dict[str, tuple[float, int, int]] = {}
     uncertified = []
     for name, (a, b) in views.items():
-        m, ng, ns, ok = aligned_counts(conv.triples(a), conv.triples(b), config)
+        m, ng, ns, ok = aligned_counts(conv.triples(a), conv.triples(b), config, _restrict(allowed, tg, ts, a, b))
         counts[name] = (m, ng, ns)
         if not ok:
             uncertified.append(name)
