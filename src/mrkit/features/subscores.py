@@ -36,7 +36,9 @@ Prince or Bio data of the benchmark):
 * The top triple of a Reentrancies/SRL subset sits, as in the script, on the source of the
   first triple of the subset (nodes in reading order); its form follows the ``top`` style
   of the whole score (``(TOP, v, top)`` by default; the script's Smatch writes the
-  root's concept, mrkit's ``--top concept``).
+  root's concept, mrkit's ``--top concept``).  As in the script, that makes these two
+  subscores depend on the order the nodes are written in: a graph against a reordered
+  copy of itself can lose that one top triple.
 """
 
 from __future__ import annotations
