@@ -29,8 +29,9 @@ Unlabeled, No WSD, Reentrancies and SRL (Smatch on relabelled graphs / triple su
 exact optima of the certified engine, where amr-evaluation hill-climbs), Concepts,
 Named Ent., Negations and Wikification (multiset F1); --bootstrap gives each an interval.
 --justinstance / --justattribute / --justrelation score one kind of triple (smatch.py's
-options). Conventions (default: smatch 1.0.4's): --top concept puts the root's concept
-in the TOP triple; --mod-domain reads :domain as the inverse of :mod; --roles reify|dereify
+options). Conventions (default: mrkit's classic Smatch): --top concept puts the root's
+concept in the TOP triple; --mod-domain reads :domain as the inverse of :mod (as the
+reader of smatch.py 1.0.4 does); --roles reify|dereify
 rewrites roles with penman's AMR model; --standardize is smatchpp's standardisation
 (--top concept --mod-domain --roles dereify). --also-gold GOLD2 (repeatable) scores
 against several references of the same sentences: per sentence the best one

@@ -20,7 +20,8 @@ def add_variant_options(p) -> None:
                    help="TOP triple: smatch = (TOP, root, top), matched when roots align (default); "
                         "concept = the root's concept, matched when aligned roots share it (smatchpp, amr-evaluation)")
     g.add_argument("--mod-domain", action="store_true",
-                   help="read (a :domain b) as (b :mod a) (AMR guidelines; smatchpp's domain2mod)")
+                   help="read (a :domain b) as (b :mod a) (AMR guidelines; smatchpp's domain2mod; "
+                        "smatch.py 1.0.4's reader does the same)")
     g.add_argument("--roles", choices=("as-written", "reify", "dereify"), default=None,
                    help="reify or dereify roles with penman's AMR model table before scoring (default: as written)")
     g.add_argument("--standardize", action="store_true",
