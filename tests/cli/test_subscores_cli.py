@@ -62,7 +62,7 @@ def test_conventions_change_the_number(capsys):
     # roots are not aligned either way: unchanged here
     assert "F-score: 0.5946" in run(capsys, "--top", "concept")
     d = json.loads(run(capsys, "--standardize", "--json"))
-    assert d["conventions"] == {"top": "concept", "mod_domain": True, "roles": "dereify"}
+    assert d["conventions"] == {"top": "concept", "mod_domain": True, "roles": "dereify-smatchpp"}
     assert d["just"] is None
 
 

@@ -33,7 +33,7 @@ options). Conventions (default: mrkit's classic Smatch): --top concept puts the 
 concept in the TOP triple; --mod-domain reads :domain as the inverse of :mod (as the
 reader of smatch.py 1.0.4 does); --roles reify|dereify
 rewrites roles with penman's AMR model; --standardize is smatchpp's standardisation
-(--top concept --mod-domain --roles dereify). --also-gold GOLD2 (repeatable) scores
+(--top concept --mod-domain --roles dereify-smatchpp). --also-gold GOLD2 (repeatable) scores
 against several references of the same sentences: per sentence the best one
 (--multi-ref best, the default) or the mean of the counts (--multi-ref mean).
 """

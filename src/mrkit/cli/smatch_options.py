@@ -22,10 +22,11 @@ def add_variant_options(p) -> None:
     g.add_argument("--mod-domain", action="store_true",
                    help="read (a :domain b) as (b :mod a) (AMR guidelines; smatchpp's domain2mod; "
                         "smatch.py 1.0.4's reader does the same)")
-    g.add_argument("--roles", choices=("as-written", "reify", "dereify"), default=None,
-                   help="reify or dereify roles with penman's AMR model table before scoring (default: as written)")
+    g.add_argument("--roles", choices=("as-written", "reify", "dereify", "dereify-smatchpp"), default=None,
+                   help="reify or dereify roles with penman's AMR model table before scoring (default: as "
+                        "written); dereify-smatchpp: only the dereifications smatchpp's standardiser makes")
     g.add_argument("--standardize", action="store_true",
-                   help="smatchpp's AMR standardisation: --top concept --mod-domain --roles dereify")
+                   help="smatchpp's AMR standardisation: --top concept --mod-domain --roles dereify-smatchpp")
     g.add_argument("--also-gold", action="append", metavar="GOLD2",
                    help="another reference file of the same sentences (repeatable): multi-reference Smatch")
     g.add_argument("--multi-ref", choices=("best", "mean"), default="best",
@@ -36,8 +37,8 @@ def conventions_of(args):
     from ..features.conventions import Conventions
 
     if args.standardize:
-        if (args.top not in (None, "concept") or args.roles not in (None, "dereify")):
-            raise MrkitError("--standardize sets --top concept and --roles dereify: do not ask for others")
+        if (args.top not in (None, "concept") or args.roles not in (None, "dereify-smatchpp")):
+            raise MrkitError("--standardize sets --top concept and --roles dereify-smatchpp: do not ask for others")
         return Conventions.standardized()
     return Conventions(args.top or "smatch", args.mod_domain, args.roles or "as-written")
 

@@ -13,8 +13,10 @@
   ``penman.transform.reify_edges``); ``dereify`` -- every such node that can collapse
   becomes its role again (``penman.transform.dereify_edges``).  Default: as written.
 * ``standardize``: smatchpp's AMR standardisation in one switch: ``mod_domain``,
-  ``top=concept`` and ``roles=dereify`` (lower-casing, quote removal, de-inversion and
-  duplicate removal are what mrkit's triples always do).
+  ``top=concept`` and ``roles=dereify-smatchpp`` (penman's dereification restricted to the
+  reifications smatchpp's own table undoes, :data:`NOT_DEREIFIED_BY_SMATCHPP`;
+  lower-casing, quote removal, de-inversion and duplicate removal are what mrkit's triples
+  always do).
 
 :class:`Conventions` applies them: :meth:`Conventions.graph` rewrites a graph (roles),
 :meth:`Conventions.triples` rewrites its Smatch triples (TOP style).  The default object
@@ -30,7 +32,13 @@ from ..model.graph import Edge, Graph, Node, Property
 from .triples import Triples
 
 TOP_STYLES = ("smatch", "concept")
-ROLE_MODES = ("as-written", "reify", "dereify")
+ROLE_MODES = ("as-written", "reify", "dereify", "dereify-smatchpp")
+NOT_DEREIFIED_BY_SMATCHPP = frozenset({"cause-01", "cost-01", "have-org-role-91", "mean-01", "include-91",
+                                       "receive-01", "have-03", "have-degree-92"})
+"""Concepts penman's AMR model dereifies and smatchpp's standardiser does not (its table has
+no ``:cause``, ``:cost``, ``:employed-by``, ``:role``, ``:meaning``, ``:subset``/``:superset``,
+only the first concept of ``:beneficiary`` and ``:poss``, and ``have-degree-91`` for
+``:degree``, which penman writes ``have-degree-92``)."""
 TOP_ROLE = "top"
 """The role of the concept-bearing top triple ``(v, top, concept)``."""
 
@@ -52,8 +60,8 @@ class Conventions:
 
     @classmethod
     def standardized(cls, keep: frozenset[str] = NON_INVERTED_OF) -> "Conventions":
-        """smatchpp's standardisation (``top=concept``, ``mod_domain``, ``dereify``)."""
-        return cls("concept", True, "dereify", keep)
+        """smatchpp's standardisation (``top=concept``, ``mod_domain``, ``dereify-smatchpp``)."""
+        return cls("concept", True, "dereify-smatchpp", keep)
 
     @property
     def is_default(self) -> bool:
@@ -104,12 +112,32 @@ def _quoted(p: Property) -> str:
     return '"' + p.value.replace('"', '\\"') + '"' if p.quoted else p.value
 
 
+_SMATCHPP_MODEL = None
+
+
+def _smatchpp_model():
+    """penman's AMR model without the reifications smatchpp does not undo."""
+    global _SMATCHPP_MODEL
+    if _SMATCHPP_MODEL is None:
+        from penman.models import amr
+
+        _SMATCHPP_MODEL = amr.Model(roles=amr.roles, normalizations=amr.normalizations,
+                                    reifications=[r for r in amr.reifications if r[1] not in NOT_DEREIFIED_BY_SMATCHPP])
+    return _SMATCHPP_MODEL
+
+
 def penman_roles(g: Graph, mode: str, keep: frozenset[str] = NON_INVERTED_OF) -> Graph:
     """Reify (``mode="reify"``) or dereify (``"dereify"``) the roles of ``g`` with
-    penman's AMR model (``penman.transform``); new nodes get fresh variables."""
+    penman's AMR model (``penman.transform``; a node is dereified when it has no incoming
+    edge, is not the top and has exactly its two role edges); ``"dereify-smatchpp"``
+    dereifies only what smatchpp's standardiser does (:data:`NOT_DEREIFIED_BY_SMATCHPP`
+    left alone); new nodes get fresh variables."""
     import penman
     from penman.models.amr import model
     from penman.transform import dereify_edges, reify_edges
+
+    if mode == "dereify-smatchpp":
+        model = _smatchpp_model()
 
     trs = []
     for v, n in g.nodes.items():
