@@ -31,6 +31,7 @@ COMMANDS = {
     "hierarchy": "hierarchy",
     "docamr": "docamr",
     "docsmatch": "docsmatch",
+    "report": "report",
 }
 
 
