@@ -23,6 +23,10 @@ through the alignment, and how many pairs are certified optimal.
 Either file may be '-' (standard input). --bootstrap N adds confidence intervals (document
 pairs resampled), --against SYSTEM_B compares a second system on the same gold; --per-pair
 --format tsv|csv writes one row per pair.
+--subscores adds amr-evaluation's eight subscores (as 'mrkit smatch --subscores'), each
+aligned under the same sentence constraint; its Reentrancies is Damonte et al.'s (Smatch
+of the reentrant relations with their nodes, own alignment: DocAMR's Table 2 'Reent'),
+where the Reentrancy line above counts the same relations under the document alignment.
 """
 
 
@@ -36,6 +40,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="the system segments the text into other sentences: align its sentences to the "
                         "gold's by their text ('# ::snt' / '# ::tok' split at <next_sent>) and let a node "
                         "map into any gold sentence its sentence overlaps; the alignment is reported")
+    p.add_argument("--subscores", action="store_true",
+                   help="also report amr-evaluation's eight subscores under the sentence constraint")
     add_output_options(p)
     add_format_option(p, INPUT_FORMATS)
     add_engine_options(p)
@@ -101,6 +107,20 @@ def run(args) -> int:
 
     result = score(args.system, "docsmatch")
     ci, against = statistics(args, result, lambda path: score(path, "docsmatch (against)"))
+    lines = text_lines(result, args.per_pair, args.digits)
+    if args.subscores:
+        from ..metrics.amr.subscores import attach_subscores
+        from ..pipeline.amr_variants import document_subscore_files
+        from .smatch_options import subscore_lines
+
+        if "-" in (args.gold, args.system):
+            from ..errors import MrkitError
+
+            raise MrkitError("--subscores reads the files twice: give files, not '-' (standard input)")
+        sub = document_subscore_files(args.gold, args.system, config=config, executor=executor,
+                                      input_format=args.input_format, keep_records=args.per_pair)
+        attach_subscores(result, sub, args.bootstrap, args.stats_seed, args.confidence)
+        lines += subscore_lines(result.detail, args.digits)
     emit_result(args, result, {"gold": args.gold, "system": args.system},
-                text_lines(result, args.per_pair, args.digits), ci, against, per_pair=args.per_pair)
+                lines, ci, against, per_pair=args.per_pair)
     return 0

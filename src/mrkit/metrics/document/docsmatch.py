@@ -178,10 +178,11 @@ def coref_triples(g: Graph, t: Triples) -> dict[str, set[tuple]]:
 
 
 def reentrancy_triples(t: Triples) -> set[tuple]:
-    indeg: dict[int, int] = {}
-    for _, _, o in t.relations:
-        indeg[o] = indeg.get(o, 0) + 1
-    return {("rel", s, r, o) for s, r, o in t.relations if indeg[o] >= 2}
+    """The reentrant relations (:func:`mrkit.features.subscores.reentrant_relations`, the
+    definition of the sentence Reentrancies subscore)."""
+    from ...features.subscores import reentrant_relations
+
+    return {("rel", s, r, o) for s, r, o in reentrant_relations(t)}
 
 
 def _mapped(triple: tuple, m: np.ndarray) -> tuple | None:
