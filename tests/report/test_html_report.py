@@ -148,27 +148,23 @@ def test_document_report_equals_docsmatch(tmp_path):
     assert "Document Smatch subscores" in html
 
 
-def test_subscores_join_when_their_module_exists(files, monkeypatch):
-    """The fine-grained subscores (issue 16) are a table and bars of the report when
-    mrkit.metrics.amr.subscores exists: here a stand-in module with fixed counts."""
-    import sys
-    import types
+def test_subscores_are_those_of_smatch_subscores(files):
+    """The report's fine-grained subscores are the counts `mrkit smatch --subscores`
+    reports for the same files (two code paths: the report's own pass and the smatch
+    command's), in a table of the page."""
+    import json
 
+    from conftest import run_mrkit
     from mrkit.pipeline import inspect
     from mrkit.report.html.amr import headline_stats, render_amr
 
-    fake = types.ModuleType(inspect.SUBSCORES_MODULE)
-
-    class _Pair:
-        counts = {"concepts": (3, 4, 4), "negations": (0, 1, 0)}
-
-    fake.subscores_pair = lambda gold, system, config=None, index=0: _Pair()
-    monkeypatch.setitem(sys.modules, inspect.SUBSCORES_MODULE, fake)
     study = inspect.amr_study(str(files / "gold.amr"), [str(files / "a.amr")], ["a"])
-    # two pairs: concepts 6 of 8 and 8 -> F1 0.75; negations 0 of 2 gold, 0 system -> F1 0
-    assert study.subscores == [{"concepts": (6.0, 8, 8), "negations": (0.0, 2, 0)}]
+    proc = run_mrkit("smatch", str(files / "gold.amr"), str(files / "a.amr"), "--subscores", "--json")
+    assert proc.returncode == 0, proc.stderr
+    reported = json.loads(proc.stdout)["subscores"]
+    (got,) = study.subscores
+    assert set(got) == set(reported)
+    for name, (m, g, s) in got.items():
+        assert (m, g, s) == (reported[name]["matched"], reported[name]["gold"], reported[name]["system"]), name
     html = render_amr(study, headline_stats(study, 0, 0, 0.95), "mrkit report ...")
-    assert "Fine-grained subscores" in html and "0.7500" in html
-    monkeypatch.delitem(sys.modules, inspect.SUBSCORES_MODULE)
-    monkeypatch.setattr(inspect, "SUBSCORES_MODULE", "mrkit.no_such_module")
-    assert inspect.amr_study(str(files / "gold.amr"), [str(files / "a.amr")]).subscores is None
+    assert "Fine-grained subscores" in html and "No WSD" in html

@@ -26,10 +26,13 @@ changes nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..model.amr import NON_INVERTED_OF, is_inverted, normalize_relation
 from ..model.graph import Edge, Graph, Node, Property
-from .triples import Triples
+
+if TYPE_CHECKING:  # the triples module is loaded where triples are made, not at start-up
+    from .triples import Triples
 
 TOP_STYLES = ("smatch", "concept")
 ROLE_MODES = ("as-written", "reify", "dereify", "dereify-smatchpp")
@@ -82,6 +85,8 @@ class Conventions:
 
     def triples(self, t: Triples) -> Triples:
         """``t`` with its top triple in this TOP style."""
+        from .triples import Triples
+
         if self.top == "smatch" or not t.tops:
             return t
         concept = dict(t.instances)

@@ -48,8 +48,8 @@ class AmrStudy:
     by_type: list[dict[str, tuple[int, int, int]]] = field(default_factory=list)
     """Per system: triple type -> (matched, gold, system) summed over the corpus."""
     subscores: list[dict[str, tuple[float, int, int]]] | None = None
-    """Per system: the fine-grained subscores (name -> matched, gold, system summed over the
-    pairs), when :mod:`mrkit.metrics.amr.subscores` is installed (issue 16); else None."""
+    """Per system: the fine-grained subscores of :mod:`mrkit.metrics.amr.subscores` (name ->
+    matched, gold, system summed over the pairs); None for MRP and document graphs."""
     family: str = "amr"
     """``amr`` (Smatch triples), ``mrp`` (MRP tuples; views carry anchors and the text) or
     ``document`` (document graphs: Smatch triples; results carry the coreference subscores)."""
@@ -120,26 +120,12 @@ def alignment_marks(gold: dict, system: dict, mapping: Sequence[int],
     return gmarks, smarks, {t: (c[0], c[1], c[2]) for t, c in counts.items()}
 
 
-SUBSCORES_MODULE = "mrkit.metrics.amr.subscores"
-
-
-def subscores_module():
-    """The fine-grained subscores (``subscores_pair(gold, system, config, index)`` giving
-    ``counts``: name -> (matched, gold, system)), or None where that module is absent."""
-    import importlib
-
-    try:
-        mod = importlib.import_module(SUBSCORES_MODULE)
-    except ImportError:
-        return None
-    return mod if hasattr(mod, "subscores_pair") else None
-
-
 def _score_subscores_chunk(task: tuple) -> list[dict]:
     """Worker: the subscores of a chunk of (index, gold, system)."""
+    from ..metrics.amr.subscores import subscores_pair
+
     config, items = task
-    mod = subscores_module()
-    return [dict(mod.subscores_pair(g, s, config, k).counts) for k, g, s in items]
+    return [dict(subscores_pair(g, s, config, k).counts) for k, g, s in items]
 
 
 def _subscores(gold: str, system: str, config, executor, format: str | None) -> dict[str, tuple[float, int, int]]:
@@ -209,12 +195,12 @@ def amr_study(gold: str, systems: Sequence[str], names: Sequence[str] | None = N
         for pair in study.pairs:
             pair["len"] = sum(c is not None for c in pair["g"]["c"])
     study.by_type = [{t: tuple(c) for t, c in tot.items()} for tot in totals]
-    if subscores_module() is not None:
-        from ..align import AlignConfig
-        from ..runtime.executor import SerialExecutor
+    from ..align import AlignConfig
+    from ..runtime.executor import SerialExecutor
 
-        study.subscores = [_subscores(gold, s, config or AlignConfig(), executor or SerialExecutor(), format)
-                           for s in systems]
+    # the fine-grained subscores (amr-evaluation's eight), beside Smatch
+    study.subscores = [_subscores(gold, s, config or AlignConfig(), executor or SerialExecutor(), format)
+                       for s in systems]
     return study
 
 

@@ -72,16 +72,14 @@ def _by_type(study: AmrStudy) -> tuple[str, list[str], list[list[float | None]],
 
 
 def _subscores(study: AmrStudy):
-    """The fine-grained subscores (issue 16), computed by the pipeline when
-    ``mrkit.metrics.amr.subscores`` exists; else nothing."""
+    """The fine-grained subscores of sentence AMR (F1 of the summed counts, empty against
+    empty a perfect match as in ``mrkit smatch --subscores``); nothing for other graphs."""
     if study.family != "amr" or not study.subscores:
         return None
-    try:
-        from ...features.subscores import TITLES  # the subscores' display names
-    except ImportError:
-        TITLES = {}
+    from ...features.subscores import TITLES  # the subscores' display names
+
     names = list(study.subscores[0])
-    values = [[prf(*s[n])[2] if s[n][1] + s[n][2] else None for n in names] for s in study.subscores]
+    values = [[prf(*s[n])[2] for n in names] for s in study.subscores]
     return ("Fine-grained subscores", [TITLES.get(n, n.replace("_", " ")) for n in names], values,
             "The subscores of amr-evaluation (Damonte et al. 2017) as mrkit.metrics.amr.subscores defines them, "
             "micro-averaged; the alignment-based ones (Unlabeled, No WSD, Reentrancies, SRL) under the certified "
