@@ -1,5 +1,6 @@
 """Build the compiled kernels (plain C, no numpy headers): the alignment engine's inner
-loops, WWLK's batched distance matrices, and the PENMAN reader."""
+loops, WWLK's batched distance matrices, the PENMAN reader, the CoNLL coreference reader, and
+the Smatch triples of the common case (PENMAN text straight to integer codes)."""
 from setuptools import Extension, setup
 
 setup(
@@ -12,6 +13,16 @@ setup(
         Extension(
             "mrkit.codecs._penman",
             sources=["src/mrkit/codecs/_penman.c"],
+            extra_compile_args=["-O3", "-std=c99"],
+        ),
+        Extension(
+            "mrkit.codecs._conll",
+            sources=["src/mrkit/codecs/_conll.c"],
+            extra_compile_args=["-O3", "-std=c99"],
+        ),
+        Extension(
+            "mrkit.features._triples",
+            sources=["src/mrkit/features/_triples.c"],
             extra_compile_args=["-O3", "-std=c99"],
         ),
         Extension(

@@ -1,6 +1,8 @@
 """Time every alternative AMR metric on BAMBOO SICK (4,929 graph pairs), next to Smatch.
 
     python benchmarks/bench_altmetrics.py [--limit N] [--repeat 3] [--vectors FILE]
+    python benchmarks/bench_altmetrics.py --reference-dir DIR --glove glove.6B.50d.txt
+        # whole commands side by side with each metric's reference implementation
 
 Every metric runs once on 50 pairs first (imports are not timed), then --repeat times on
 the corpus in this one process; the fastest run is kept.  Prints one row per metric: wall
@@ -14,6 +16,7 @@ installable from a package registry, so they are not timed.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -51,6 +54,73 @@ def reference_smatch(a: Path, b: Path) -> tuple[float | None, float | None]:
         return secs, None
 
 
+# metric -> (mrkit score options, reference checkout under --reference-dir, its command
+# (run in the checkout's directory given here); {py} the reference Python, {a}/{b} the
+# two files, {glove} the GloVe text file, {wwlk} the WWLK launcher below)
+REFERENCES = {
+    "sema": ([], "sema", ".", "{py} sema.py -t {b} -g {a}"),
+    "sembleu": ([], "sembleu", "src", "{py} eval.py {b} {a}"),
+    "s2match": ([], "amr-metric-suite", "py3-Smatch-and-S2match/smatch",
+                "{py} s2match.py -f {a} {b} -vectors {glove}"),
+    "wlk": ([], "weisfeiler-leman-amr-metrics", "src", "{py} main_wlk.py -a {a} -b {b} -round_decimals 10"),
+    "wwlk": ([], "weisfeiler-leman-amr-metrics", "src",
+             "{wwlk} -a {a} -b {b} -k 2 -stability_level 15 -round_decimals 10"),
+    "wwlk-k3e2n": ([], "weisfeiler-leman-amr-metrics", "src",
+                   "{wwlk} -a {a} -b {b} -k 3 --edge_to_node_transform -random_init_relation ones "
+                   "-stability_level 15 -round_decimals 10"),
+}
+# main_wlk_wasser.py loads its vectors with gensim's downloader (a model hub); this launcher
+# gives it the same GloVe vectors from a local text file instead, then runs the script
+WWLK_LAUNCHER = (
+    "import runpy, sys; import gensim.downloader as api; from gensim.models import KeyedVectors; "
+    "glove = sys.argv[1]; "
+    "api.load = lambda uri: KeyedVectors.load_word2vec_format(glove, binary=False, no_header=True); "
+    "sys.path.insert(0, '.'); sys.argv = ['main_wlk_wasser.py'] + sys.argv[2:]; "
+    "runpy.run_path('main_wlk_wasser.py', run_name='__main__')")
+
+
+def versus_reference(args, src: Path, tgt: Path) -> None:
+    """Each metric as a whole command: ``mrkit score -m METRIC`` vs its reference
+    implementation (start-up included; median of --repeat runs for mrkit, of
+    --reference-repeat for the references, which take minutes)."""
+    import shlex
+
+    py = harness.reference_python(sys.executable)
+    ref_dir = Path(args.reference_dir)
+    rows = []
+    names = [m for m in REFERENCES if not args.metrics or m in args.metrics.split(",")]
+    for metric in names:
+        opts, checkout, sub, cmd = REFERENCES[metric]
+        cwd = ref_dir / checkout / sub
+        wwlk = shlex.join([py, "-c", WWLK_LAUNCHER, args.glove or ""])
+        ref_cmd = shlex.split(cmd.format(py=shlex.quote(py), a=src, b=tgt, glove=args.glove or "", wwlk=wwlk))
+        mine = harness.run(harness.mrkit("score", "-m", metric, str(src), str(tgt), "--json", *opts),
+                           args.repeat, env=harness.mrkit_env())
+        score = harness.headline(json.loads(mine.stdout)) if mine.ok else None
+        if not cwd.exists():
+            rows.append([metric, f"{mine.wall:.2f}", "-", "-", harness.fmt(score), f"(no {cwd})"])
+            continue
+        ref = harness.run(ref_cmd, args.reference_repeat, cwd=str(cwd), timeout=args.timeout)
+        # its corpus line: the last line with a number (the per-pair tools print one per
+        # pair: their mean is shown instead)
+        out = "failed"
+        if ref.ok:
+            lines = [ln for ln in ref.stdout.strip().splitlines() if not ln.startswith("time:")]
+            nums = []
+            for ln in lines:
+                try:
+                    nums.append(float(ln.split()[-1].rstrip(",")))
+                except (ValueError, IndexError):
+                    pass
+            out = lines[-1] if len(nums) <= 1 else f"mean of {len(nums)} pairs {sum(nums) / len(nums):.4f}"
+        rows.append([metric, f"{mine.wall:.2f}", f"{ref.wall:.2f}", harness.ratio(ref.wall, mine.wall),
+                     harness.fmt(score), out[-40:]])
+    print(f"BAMBOO SICK ({src.name} vs {tgt.name}): whole commands, start-up included "
+          f"(mrkit median of {args.repeat}, reference median of {args.reference_repeat})")
+    harness.table(["metric", "mrkit s", "reference s", "speed-up", "mrkit corpus", "reference output (last line)"],
+                  rows, right=(1, 2, 3))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=int, default=0, help="only the first N pairs")
@@ -58,10 +128,22 @@ def main() -> None:
                     help="time each metric this many times and keep the fastest (default 3)")
     ap.add_argument("--metrics", help="comma-separated subset of the rows (default: all; smatch first)")
     ap.add_argument("--vectors", help="GloVe file for s2match/wwlk (default: packaged GloVe 6B 50d)")
+    ap.add_argument("--reference-dir",
+                    help="directory holding the reference checkouts sema/, sembleu/, amr-metric-suite/, "
+                         "weisfeiler-leman-amr-metrics/: time whole commands side by side with them "
+                         "(BENCH_PYTHON: a Python with numpy, scipy, networkx, gensim, pyemd, penman, "
+                         "smatchpp 1.5.1)")
+    ap.add_argument("--glove", help="GloVe text file for the references (the same vectors as mrkit's default: "
+                                    "glove.6B.50d.txt)")
+    ap.add_argument("--reference-repeat", type=int, default=1, help="runs of each reference (default 1)")
+    ap.add_argument("--timeout", type=float, default=3600, help="seconds per reference run (default 3600)")
     args = ap.parse_args()
     src, tgt = SICK / "main_src.test.amr", SICK / "main_tgt.test.amr"
     if not src.exists():
         sys.exit(f"BAMBOO SICK not found under {SICK}")
+    if args.reference_dir:
+        versus_reference(args, src, tgt)
+        return
     golds, systems = read_penman(src), read_penman(tgt)
     if args.limit:
         golds, systems = golds[: args.limit], systems[: args.limit]

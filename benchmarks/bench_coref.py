@@ -16,7 +16,16 @@ Every scoring run (mrkit's and scorch's alike) is timed --repeat times (default 
 the fastest kept.  Prints wall times, the ratio to mrkit's all-metrics time, and the
 largest per-document difference of (R, P, F1) between each tool and mrkit.
 
+Whole commands, start-up included (the issue-14 target: reading + every metric at least
+30x faster than ``scorer.pl all``): ``mrkit coref KEY RESPONSE`` against the CoNLL-2012
+reference scorer ``perl scorer.pl all KEY RESPONSE none`` ($BENCH_SCORER_PL or
+--scorer-pl: its scorer.pl; perl on PATH) and coval's ``python scorer.py KEY RESPONSE``
+($COVAL_SRC, run with $BENCH_PYTHON), each the median of --command-repeat runs (default
+1: scorer.pl takes minutes), with the CPU time (user + system) of each beside the wall
+time: on a loaded machine the CPU ratio is the steadier one.
+
     python benchmarks/bench_coref.py [--docs 2000] [--mentions 100] [--seed 0] [--repeat 3]
+                                     [--scorer-pl PATH] [--command-repeat 1] [--no-in-process]
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import sys
 import time
@@ -161,6 +171,63 @@ def bench_python() -> str | None:
     return None
 
 
+def _cpu_children() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed(cmd, repeat: int, env=None, cwd=None):
+    """A whole command: harness.run's median wall time, and the mean CPU time of its runs."""
+    before = _cpu_children()
+    r = harness.run(cmd, repeat, env=env, cwd=cwd)
+    return r, (_cpu_children() - before) / max(1, len(r.walls))
+
+
+def commands(key_file: Path, resp_file: Path, args) -> None:
+    """Whole commands, start-up included: mrkit coref vs scorer.pl all vs coval."""
+    rows = []
+    mr, mr_cpu = timed(harness.mrkit("coref", str(key_file), str(resp_file), "--json"), args.command_repeat,
+                       env=harness.mrkit_env())
+    if not mr.ok:
+        print("mrkit coref failed:", mr.stderr.strip()[-300:])
+        return
+    report = json.loads(mr.stdout)
+    conll = report["summary"]["f1"]
+    rows.append(["mrkit coref (all 7 metrics + CoNLL)", f"{mr.wall:.2f}", f"{mr_cpu:.2f}", "", "",
+                 f"{100 * conll:.2f}"])
+    scorer = args.scorer_pl or os.environ.get("BENCH_SCORER_PL")
+    if scorer and Path(scorer).is_file() and shutil.which("perl"):
+        pl, pl_cpu = timed(["perl", scorer, "all", str(key_file), str(resp_file), "none"], args.command_repeat,
+                           cwd=str(Path(scorer).parent))
+        f1s = {}
+        metric = None
+        for line in pl.stdout.splitlines():
+            if line.startswith("METRIC "):
+                metric = line.split()[1].rstrip(":")
+            elif line.startswith("Coreference:") and metric in ("muc", "bcub", "ceafe"):
+                f1s[metric] = float(line.rsplit("F1:", 1)[1].strip().rstrip("%"))
+        pl_conll = sum(f1s.values()) / 3 if len(f1s) == 3 else float("nan")
+        rows.append(["scorer.pl all (v8.01)", f"{pl.wall:.2f}", f"{pl_cpu:.2f}", harness.ratio(pl.wall, mr.wall),
+                     harness.ratio(pl_cpu, mr_cpu), f"{pl_conll:.2f} (F1s truncated to 2 digits)"])
+    else:
+        print("scorer.pl: skipped (set BENCH_SCORER_PL or --scorer-pl to conll/reference-coreference-scorers' "
+              "scorer.pl)")
+    coval = os.environ.get("COVAL_SRC")
+    py = harness.reference_python()
+    if coval and Path(coval, "scorer.py").is_file():
+        cv, cv_cpu = timed([py, str(Path(coval, "scorer.py")), str(key_file), str(resp_file)], args.command_repeat,
+                           cwd=coval)
+        m = [l for l in cv.stdout.splitlines() if l.startswith("CoNLL score")]
+        rows.append(["coval scorer.py (mentions, MUC, B3, CEAFe, LEA)", f"{cv.wall:.2f}", f"{cv_cpu:.2f}",
+                     harness.ratio(cv.wall, mr.wall), harness.ratio(cv_cpu, mr_cpu),
+                     m[0].split()[-1] if m else ("failed" if not cv.ok else "?")])
+    else:
+        print("coval: skipped (set COVAL_SRC to a checkout of ns-moosavi/coval; run with BENCH_PYTHON)")
+    print(f"\nwhole commands, start-up included (median of {args.command_repeat}; CPU = user + system):")
+    harness.table(["command", "wall s", "CPU s", "wall x mrkit", "CPU x mrkit", "CoNLL-F1"], rows,
+                  right=(1, 2, 3, 4))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--docs", type=int, default=2000)
@@ -168,6 +235,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--repeat", type=int, default=3,
                     help="time every scoring run (mrkit and scorch alike) this many times, keep the fastest")
+    ap.add_argument("--scorer-pl", help="the reference scorer's scorer.pl (default: $BENCH_SCORER_PL)")
+    ap.add_argument("--command-repeat", type=int, default=1, help="runs of each whole command (median)")
+    ap.add_argument("--no-in-process", action="store_true", help="only the whole commands")
     args = ap.parse_args()
 
     OUT.mkdir(parents=True, exist_ok=True)
@@ -178,6 +248,9 @@ def main() -> None:
     n_key = sum(len(c) for k, _ in docs for c in k)
     n_resp = sum(len(c) for _, r in docs for c in r)
     print(f"corpus: {len(docs)} documents, {n_key} key mentions, {n_resp} response mentions (seed {args.seed})")
+    commands(key_file, resp_file, args)
+    if args.no_in_process:
+        return
 
     t = time.perf_counter()
     keys, resps = read_conll(key_file), read_conll(resp_file)
@@ -208,7 +281,7 @@ def main() -> None:
         if proc.returncode:
             print("scorch: failed:", proc.stderr.strip().splitlines()[-1:])
         else:
-            res = json.loads(proc.stdout)
+            res = json.loads(proc.stdout.strip().splitlines()[-1])  # the drivers may print before
             for m, v in res.items():
                 diff = max(max(abs(a - b) for a, b in zip(x, y)) for x, y in zip(v["per_doc"], mr[m]))
                 rows.append(("scorch 0.2.0", m, v["seconds"], diff))
@@ -219,7 +292,7 @@ def main() -> None:
     elif py:
         proc = harness.run([py, "-c", COVAL_DRIVER, str(OUT), coval, str(key_file), str(resp_file)], quiet=True)
         if proc.returncode == 0:
-            res = json.loads(proc.stdout)
+            res = json.loads(proc.stdout.strip().splitlines()[-1])  # the drivers may print before
             rows.append(("coval", "read both files", res.pop("read"), None))
             for m, v in res.items():
                 c = result.prf(m)

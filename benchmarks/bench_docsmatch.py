@@ -27,10 +27,11 @@ import harness  # noqa: E402
 DATA = harness.DATA
 harness.use_checkout()
 
+from mrkit.codecs.docgraphs import write_document_graphs  # noqa: E402
+from mrkit.codecs.msamr import read_msamr  # noqa: E402
 from mrkit.codecs.penman import read_penman  # noqa: E402
 from mrkit.docamr.build import build, no_coref  # noqa: E402
-from mrkit.docamr.chains import Chain, Document, Mention, read_msamr  # noqa: E402
-from mrkit.docamr.provenance import write_document_graphs  # noqa: E402
+from mrkit.model.document import Chain, Document, Mention  # noqa: E402
 
 
 TIMEOUT = float(os.environ.get("BENCH_TIMEOUT", "600"))
@@ -115,7 +116,7 @@ def main() -> None:
     py = os.environ.get("BENCH_PYTHON") or (str(Path(doc_smatch).parent / "python") if doc_smatch else None)
     tmp = Path(tempfile.mkdtemp(prefix="bench-docsmatch-"))
     env = harness.mrkit_env()
-    print(f"{'document':<16}{'system':<10}{'nodes':>6} | {'mrkit s':>8}{'F1':>8}{'coref':>7}{'cert':>5} | "
+    print(f"{'document':<16}{'system':<10}{'nodes':>6} | {'mrkit s':>8}{'F1':>8}{'coref':>7}{'CoNLL':>7}{'cert':>5} | "
           f"{'doc-smatch s':>12}{'F1':>8}{'coref':>7} | {'smatch s':>9}{'F1':>8} | {'speed-up':>8}")
     for doc in documents()[:args.documents or None]:
         gold = tmp / f"{doc.id}.gold.amr"
@@ -129,8 +130,11 @@ def main() -> None:
             tm = out.wall
             f1 = f1_of(out.stdout, r"Smatch: .*F1 ([0-9.]+)")
             cf = f1_of(out.stdout, r"Coreference: .*F1 ([0-9.]+)")
+            # CoNLL-F1 of the chains, mentions matched through the alignment (no reference tool has it)
+            cn = f1_of(out.stdout, r"Coreference chains .*CoNLL-F1 ([0-9.]+)")
             cert = "yes" if "1/1 pairs" in out.stdout else "no"
-            row = f"{doc.id:<16}{name:<10}{len(g.nodes):>6} | {tm:>8.2f}{f1:>8.4f}{cf:>7.3f}{cert:>5} | "
+            row = (f"{doc.id:<16}{name:<10}{len(g.nodes):>6} | {tm:>8.2f}{f1:>8.4f}{cf:>7.3f}"
+                   f"{cn if cn is not None else float('nan'):>7.3f}{cert:>5} | ")
             if doc_smatch:
                 td, o = run([py, doc_smatch, "-f", str(path), str(gold), "--pr", "--coref-subscore", "--significant", "4"],
                             args.repeat)

@@ -1,6 +1,14 @@
 """Smatch: mrkit against smatch 1.0.4 and smatchpp on the same inputs.
 
     python benchmarks/bench_smatch.py [--workloads lp-t5,bio-self,...] [--timeout 900]
+    python benchmarks/bench_smatch.py --targets      # issue 14's table vs smatch.py -r 4
+    python benchmarks/bench_smatch.py --parallel     # -j 1 vs -j 2 on SICK x1, x2, x5
+
+``--targets`` runs the workloads of issue 14's target table (SICK, STS, Little Prince
+1,562 pairs perturbed, Little Prince T5 200 pairs, Bio test vs itself) with mrkit and
+smatch 1.0.4 (``-r 4``), median of 5 whole-command runs each, and prints the ratio next to
+the target.  ``lp-1562`` scores the Little Prince v1.6 corpus against a perturbed copy
+written by :func:`perturbed` (seeded: the same file every run).
 
 Reference tools are run with the Python given in BENCH_PYTHON (a virtual environment
 with `pip install smatch==1.0.4 smatchpp`), or the current one.  mrkit is run as
@@ -31,7 +39,77 @@ WORKLOADS = {
     "lp-bart": ("parseeval-little-prince/gold.amr", "parseeval-little-prince/bart.amr"),
     "bio-self": ("bio/amr-release-test-bio.txt", "bio/amr-release-test-bio.txt"),
     "sick": ("bamboo/sick/main_src.test.amr", "bamboo/sick/main_tgt.test.amr"),
+    "sts": ("bamboo/sts/main_src.test.amr", "bamboo/sts/main_tgt.test.amr"),
+    "lp-1562": ("little-prince/amr-bank-struct-v1.6.txt", "perturbed:little-prince/amr-bank-struct-v1.6.txt"),
 }
+
+TARGETS = {"sick": 10.0, "sts": 10.0, "lp-1562": 10.0, "lp-t5": 4.0, "bio-self": 60.0}
+"""Issue 14: mrkit at least this many times faster than smatch.py -r 4 (whole commands)."""
+
+
+def perturbed(path: Path, tmpdir: str, seed: int = 14) -> str:
+    """A copy of a PENMAN file with about a fifth of the senses, ARG numbers and polarities
+    changed (token by token, seeded), so that the pairs need a real search."""
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines(keepends=True):
+        if line.lstrip().startswith("#"):
+            out.append(line)
+            continue
+        words = line.split(" ")
+        for k, w in enumerate(words):
+            if w.startswith(":ARG") and len(w) > 4 and w[4].isdigit() and rng.random() < 0.2:
+                words[k] = ":ARG" + str(rng.randrange(4)) + w[5:]
+            elif re.fullmatch(r"[a-z]+-0[1-9]\)*\n?", w) and rng.random() < 0.2:
+                words[k] = re.sub(r"-0([1-9])", lambda m: "-0" + str(int(m.group(1)) % 9 + 1), w, count=1)
+            elif w.rstrip(")\n") == "-" and rng.random() < 0.5:
+                words[k] = w.replace("-", "+", 1)
+        out.append(" ".join(words))
+    dest = Path(tmpdir) / ("perturbed-" + path.name)
+    dest.write_text("".join(out), encoding="utf-8")
+    return str(dest)
+
+
+def repeated(gold: Path, system: Path, times: int, tmpdir: str) -> tuple[str, str]:
+    """The two files repeated ``times`` times (blank line between copies)."""
+    out = []
+    for p in (gold, system):
+        dest = Path(tmpdir) / f"x{times}-{p.name}"
+        text = p.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
+        dest.write_text(text * times, encoding="utf-8")
+        out.append(str(dest))
+    return out[0], out[1]
+
+
+def parallel_table(repeat: int, timeout: float) -> int:
+    """Wall clock of -j 1 and -j 2 on SICK repeated 1, 2, 5 and 10 times: where do two
+    workers pay (pipeline/amr.py PARALLEL_MIN_BYTES)?"""
+    rows = []
+    g, s = (DATA / p for p in WORKLOADS["sick"])
+    with tempfile.TemporaryDirectory() as tmp:
+        for times in (1, 2, 5, 10):
+            gold, system = repeated(g, s, times, tmp)
+            walls = {}
+            for j in ("1", "2"):
+                r = harness.run(harness.mrkit("smatch", gold, system, "-j", j), repeat, timeout, harness.mrkit_env())
+                walls[j] = r.wall
+            rows.append((f"SICK x{times}", str(4929 * times), f"{Path(gold).stat().st_size / 1e6:.1f}",
+                         f"{walls['1']:.2f}", f"{walls['2']:.2f}", harness.ratio(walls["1"], walls["2"], 2)))
+            print("\t".join(rows[-1]), file=sys.stderr, flush=True)
+    harness.table(("corpus", "pairs", "gold MB", "-j 1 s", "-j 2 s", "speed-up of -j 2"), rows)
+    return 0
+
+
+def workload_paths(name: str, tmpdir: str) -> tuple[str, str]:
+    paths = []
+    for p in WORKLOADS[name]:
+        if p.startswith("perturbed:"):
+            paths.append(perturbed(DATA / p.split(":", 1)[1], tmpdir))
+        else:
+            paths.append(str(DATA / p))
+    return paths[0], paths[1]
 
 
 def strip_header(path: Path, tmpdir: str) -> str:
@@ -81,16 +159,24 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per tool run")
     ap.add_argument("--tools", default="mrkit,smatch,smatchpp")
     ap.add_argument("--repeat", type=int, default=1, help="runs per tool; the median is shown (default 1)")
+    ap.add_argument("--targets", action="store_true",
+                    help="issue 14's target table: its workloads, mrkit vs smatch -r 4, median of 5")
+    ap.add_argument("--parallel", action="store_true",
+                    help="-j 1 against -j 2 on SICK repeated 1-10 times (median of --repeat runs)")
     args = ap.parse_args()
+    if args.parallel:
+        return parallel_table(max(args.repeat, 3), args.timeout)
+    if args.targets:
+        args.workloads, args.tools, args.repeat = ",".join(TARGETS), "mrkit,smatch", max(args.repeat, 5)
     if not DATA.exists():
         print(f"shared data not found at {DATA}; nothing to benchmark")
         return 0
     py = harness.reference_python()
     tools = args.tools.split(",")
-    rows = []
+    rows, targets = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.workloads.split(","):
-            g, s = (DATA / p for p in WORKLOADS[name])
+            g, s = (Path(p) for p in workload_paths(name, tmp))
             res = {}
             if "mrkit" in tools:
                 res["mrkit"] = lambda: mrkit_run(str(g), str(s), args.timeout, args.repeat)
@@ -108,7 +194,13 @@ def main() -> int:
                 rows.append((name, tool, wall, fmt(r["f1"]), fmt(r["cert"], "{:.0%}"),
                              "" if ratio is None else f"{ratio:.1f}x"))
                 print("\t".join(rows[-1]), file=sys.stderr, flush=True)
+                if args.targets and tool != "mrkit":
+                    targets.append((name, f"{got['mrkit']['run'].wall:.2f}", wall,
+                                    "" if ratio is None else f"{ratio:.1f}x", f">= {TARGETS[name]:g}x"))
     harness.table(("workload", "tool", "wall s", "F1", "certified", "time vs mrkit"), rows)
+    if args.targets:
+        print()
+        harness.table(("workload", "mrkit s", "smatch.py -r 4 s", "ratio", "target"), targets)
     return 0
 
 

@@ -121,3 +121,19 @@ def test_scoring_penman_with_the_compiled_reader_does_not_import_the_penman_libr
     # the library is only needed to write PENMAN or to read a block the compiled reader hands back
     args = ("smatch", str(examples / "gold.amr"), str(examples / "system.amr"))
     assert loaded_by_cli(args, ("penman", "mrkit.align")) == ["mrkit.align"]
+
+
+def test_smatch_on_the_compiled_path_loads_no_python_engine():
+    """Pairs the compiled Smatch path certifies need neither the Python engine and its
+    bounds, nor the triple extraction, nor the solver: start-up loads none of them."""
+    import pytest
+
+    try:
+        from mrkit.features import _triples  # noqa: F401
+    except ImportError:
+        pytest.skip("the compiled Smatch path is not built")
+    examples = Path(mrkit.__file__).resolve().parent / "data" / "examples"
+    args = ("smatch", str(examples / "gold.amr"), str(examples / "system.amr"))
+    heavy = ("mrkit.align.engine", "mrkit.align.problem", "mrkit.align.bounds", "mrkit.metrics.amr.smatch",
+             "mrkit.features.triples", "highspy", "scipy", "penman")
+    assert loaded_by_cli(args, heavy) == []

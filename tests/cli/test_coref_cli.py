@@ -207,3 +207,20 @@ def test_coref_amr_statistics_and_no_against():
     assert out["summary"]["f1"] == 1.0 and out["ci"]["f1"] == [1.0, 1.0]
     r = run_mrkit("coref", xml, xml, "--amr", amr, amr, "--against", xml)
     assert r.returncode == 2 and "--against" in r.stderr and len(r.stderr.splitlines()) == 1
+
+
+def test_scico_conll_output_with_unclosed_drop_equals_scico(capsys):
+    """SciCo's own CoNLL output (scico-handmade/*_simple.conll, written by its
+    utils/conll.py) leaves one mention unclosed, which coval drops silently: with
+    --unclosed drop and --remove-singletons mrkit gives SciCo's evaluate.py numbers."""
+    folder = shared_path("coref", "scico-handmade")
+    expected = json.loads((folder / "expected_scico_e1055b7.json").read_text())["coref_keep_singletons_False"]
+    gold, system = str(folder / "gold_simple.conll"), str(folder / "system_simple.conll")
+    assert main(["coref", gold, system, "--remove-singletons", "--unclosed", "drop", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)["scores"]
+    for m in ("mentions", "muc", "bcub", "ceafe", "lea"):
+        got = out[m]
+        assert (got["recall"], got["precision"], got["f1"]) == pytest.approx(tuple(expected[m]), abs=1e-12), m
+    assert out["conll"]["f1"] == pytest.approx(expected["conll_f1_avg"], abs=1e-12)
+    r = run_mrkit("coref", gold, system)  # without the option: the reference scorer's refusal
+    assert r.returncode == 2 and "never ends" in r.stderr

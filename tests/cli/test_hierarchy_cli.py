@@ -91,3 +91,82 @@ def test_stdin_and_bad_input():
     assert bad.returncode == 0
     r = run_mrkit("hierarchy", gold, system, "--format", "conll")
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1
+
+
+# SciCo's evaluate.py (e1055b74) with its subset argument, on gold.jsonl with fields added
+# (_meta_gold below), printed to 2 decimals:
+#   python evaluate.py gold_meta.jsonl system.jsonl hard_10   (hard_20, curated)
+SUBSET_ORACLE = {
+    "hard_10": {"hierarchy": (75.00, 36.36, 48.98), "hierarchy 50%": (75.00, 54.55, 63.16),
+                "path": (50.75, 51.31), "coref muc": (66.67, 80.00, 72.73), "coref conll": 66.85},
+    "hard_20": {"hierarchy": (62.50, 50.00, 55.56), "hierarchy 50%": (62.50, 50.00, 55.56),
+                "path": (55.32, 54.80)},
+    "curated": {"hierarchy": (0.0, 0.0, 0.0), "path": (52.94, 52.94)},
+}
+_FLAGS = {1: (True, True, "pwc"), 2: (False, True, "curated"), 3: (True, False, "hypernym")}
+
+
+def _meta_gold(tmp_path):
+    gold, system = _files()
+    lines = []
+    with open(gold) as fh:
+        for line in fh:
+            t = json.loads(line)
+            t["hard_10"], t["hard_20"], t["source"] = _FLAGS[t["id"]]
+            t["curated"] = t["source"] == "curated"
+            lines.append(json.dumps(t))
+    path = tmp_path / "gold_meta.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return str(path), system
+
+
+@pytest.mark.parametrize("subset", ["hard_10", "hard_20", "curated", "source=curated"])
+def test_subsets_equal_scico_evaluate(tmp_path, capsys, subset):
+    gold, system = _meta_gold(tmp_path)
+    assert main(["hierarchy", gold, system, "--subset", subset]) == 0
+    out = capsys.readouterr().out
+    rows = {}
+    for line in out.splitlines():
+        for name in ("hierarchy 50%", "hierarchy", "path ratio (micro)", "path ratio (macro)", "coref muc",
+                     "coref conll"):
+            if line.startswith(name + " "):
+                rows.setdefault(name, [float(x.rstrip("*")) for x in line[len(name):].split()])
+                break
+    e = SUBSET_ORACLE[subset.replace("source=", "")]
+    assert tuple(rows["hierarchy"]) == e["hierarchy"]
+    if "hierarchy 50%" in e:
+        assert tuple(rows["hierarchy 50%"]) == e["hierarchy 50%"]
+    assert (rows["path ratio (micro)"][0], rows["path ratio (macro)"][0]) == e["path"]
+    if "coref muc" in e:
+        assert tuple(rows["coref muc"]) == e["coref muc"]
+        assert rows["coref conll"][0] == e["coref conll"]
+
+
+def test_subset_with_no_topic_is_an_input_error(tmp_path):
+    gold, system = _meta_gold(tmp_path)
+    r = run_mrkit("hierarchy", gold, system, "--subset", "hard_99")
+    assert r.returncode == 2 and "subset" in r.stderr.splitlines()[-1]
+    assert "Traceback" not in r.stderr
+
+
+def test_extra_scores_in_json(capsys):
+    gold, system = _files()
+    assert main(["hierarchy", gold, system, "--json", "--auroc", "--common-ancestor", "--components"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["auroc"]["auroc"] == pytest.approx(0.6008061761289881)
+    assert out["common_ancestor"]["common_ancestor"] == pytest.approx(0.7514285714285714)
+    assert "conll" in out["components"]
+
+
+def test_pair_scores_auroc_and_bad_file(tmp_path, capsys):
+    gold, system = _files()
+    good = tmp_path / "scores.tsv"
+    good.write_text("topic\ti\tj\tnone\tcoref\tparent\tchild\n1\t0\t1\t0.1\t0.7\t0.1\t0.1\n"
+                    "1\t0\t2\t0.1\t0.1\t0.7\t0.1\n1\t2\t0\t0.1\t0.1\t0.1\t0.7\n1\t0\t6\t0.7\t0.1\t0.1\t0.1\n")
+    assert main(["hierarchy", gold, system, "--json", "--pair-scores", str(good)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["auroc_scores"]["auroc"] == 1.0 and out["auroc_scores"]["pairs"] == 4
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("topic\ti\tj\tnone\tcoref\tparent\tchild\n1\t0\t99\t0.1\t0.7\t0.1\t0.1\n")
+    r = run_mrkit("hierarchy", gold, system, "--pair-scores", str(bad))
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "99" in r.stderr

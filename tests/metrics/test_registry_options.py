@@ -15,7 +15,7 @@ PAIR = loads("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-01 :ARG0 b))")
 
 def test_declared_options_by_hand():
     assert metric_options("sema") == {}
-    assert set(metric_options("sembleu")) == {"k", "weights"}
+    assert set(metric_options("sembleu")) == {"k", "weights", "reference"}
     assert set(metric_options("wlk")) == {"k", "edge_to_node"}
     assert set(metric_options("s2match")) == {"vectors", "config", "cutoff", "diffsense"}
     assert set(metric_options("smatch")) == {"config"}  # the executor is not an option

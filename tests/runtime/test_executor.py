@@ -121,7 +121,7 @@ def test_process_executor_workers_default_to_every_core():
 def test_make_executor_choices(monkeypatch):
     monkeypatch.setattr(os, "cpu_count", lambda: 4)
     kinds = lambda *a, **k: (lambda e: (e.name, e.workers))(make_executor(*a, **k))  # noqa: E731
-    assert KINDS == ("auto", "serial", "processes")
+    assert KINDS == ("auto", "serial", "processes", "dask")
     # auto: serial unless asked for processes or the input is worth it; never slower than one worker
     assert kinds() == ("serial", 1)
     assert kinds("auto", 0) == ("serial", 1)
@@ -144,7 +144,7 @@ def test_make_executor_auto_on_one_core_is_serial(monkeypatch):
 def test_make_executor_errors():
     with pytest.raises(MrkitError, match=r"-j/--workers must be 0 \(automatic\) or a positive number, not -1"):
         make_executor("auto", -1)
-    with pytest.raises(MrkitError, match=r"unknown executor 'threads' \(one of auto, serial, processes\)"):
+    with pytest.raises(MrkitError, match=r"unknown executor 'threads' \(one of auto, serial, processes, dask\)"):
         make_executor("threads", 2)
 
 

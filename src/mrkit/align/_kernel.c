@@ -4,6 +4,7 @@
  *   lsa(weights, n, m, out)         maximum-weight assignment (rectangular, weights >= 0)
  *   climb(...)                      hill-climbing over one-to-one node mappings with restarts
  *   score(...)                      objective value of one mapping
+ *   smatch_stage(codes, work)       align()'s first stage on integer-coded Smatch triples
  *
  * Arrays are passed through the buffer protocol (numpy arrays, C-contiguous):
  * float64 for scores, int32 for indices, uint8 for masks.  No numpy headers are
@@ -244,26 +245,14 @@ static double climb_once(const prob_t *P, int32_t *m, int32_t *owner, double sco
  * mapping holds the start and receives the best mapping found.  max_evals (default: no
  * limit) bounds the move evaluations: a deterministic work limit, checked before every
  * row of a sweep and before every restart. */
-static PyObject *k_climb(PyObject *self, PyObject *args) {
-    PyObject *o[10];
-    int nA, nB, nE, nEb, restarts;
-    unsigned long long seed;
-    double target;
-    long long max_evals = LLONG_MAX;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOiiiiOiKd|L", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
-                          &o[6], &o[7], &o[8], &nA, &nB, &nE, &nEb, &o[9], &restarts, &seed, &target,
-                          &max_evals))
-        return NULL;
-    if (max_evals < 0) max_evals = LLONG_MAX;
-    Py_buffer b[10];
-    Py_ssize_t sizes[10] = {(Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB,
-                            nE, nE, nE, nEb, nEb, nEb, nA};
-    Py_ssize_t isz[10] = {8, 1, 1, 4, 4, 4, 4, 4, 4, 4};
-    const char *names[10] = {"U", "allowed", "useful", "a_src", "a_tgt", "a_lab",
-                             "b_src", "b_tgt", "b_lab", "mapping"};
-    if (get_bufs(o, b, 10, isz, sizes, 9, names) < 0) return NULL;
-    const int32_t *as = b[3].buf, *at = b[4].buf, *bs = b[6].buf, *bt = b[7].buf, *bl = b[8].buf;
-    int32_t *mapping = b[9].buf;
+/* the work of climb() on plain arrays: returns the best score (mapping receives its
+ * mapping), evaluations and restarts used in *evals, *used; -INFINITY: no memory */
+static double climb_core(const double *U, const uint8_t *allowed, const uint8_t *useful,
+                         const int32_t *as, const int32_t *at, const int32_t *al,
+                         const int32_t *bs, const int32_t *bt, const int32_t *bl,
+                         int nA, int nB, int nE, int nEb, int32_t *mapping, int restarts,
+                         unsigned long long seed, double target, long long max_evals,
+                         long long *evals_out, int *used_out) {
     /* CSR: gold node -> incident gold edges (a loop once); system node -> outgoing edges */
     int32_t *inc_ptr = calloc((size_t)nA + 2, sizeof(int32_t));
     int32_t *inc_edge = malloc(sizeof(int32_t) * ((size_t)2 * nE + 1));
@@ -277,13 +266,11 @@ static PyObject *k_climb(PyObject *self, PyObject *args) {
     if (!inc_ptr || !inc_edge || !bptr || !blab || !btgt || !m || !owner || !order || !cand) {
         free(inc_ptr); free(inc_edge); free(bptr); free(blab); free(btgt);
         free(m); free(owner); free(order); free(cand);
-        release_bufs(b, 10);
-        return PyErr_NoMemory();
+        return -INFINITY;
     }
     long long evals = 0;
     int used = 0;
     double best;
-    Py_BEGIN_ALLOW_THREADS
     for (int e = 0; e < nE; e++) {
         inc_ptr[as[e] + 2]++;
         if (at[e] != as[e]) inc_ptr[at[e] + 2]++;
@@ -300,8 +287,7 @@ static PyObject *k_climb(PyObject *self, PyObject *args) {
         blab[k] = bl[e];
         btgt[k] = bt[e];
     }
-    prob_t P = {nA, nB, b[0].buf, b[1].buf, b[2].buf, as, at, b[5].buf,
-                inc_ptr, inc_edge, bptr, blab, btgt};
+    prob_t P = {nA, nB, U, allowed, useful, as, at, al, inc_ptr, inc_edge, bptr, blab, btgt};
     rng_t rng = {seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL};
     /* start: the given mapping, cleaned of disallowed pairs and collisions */
     for (int j = 0; j < nB; j++) owner[j] = -1;
@@ -330,10 +316,40 @@ static PyObject *k_climb(PyObject *self, PyObject *args) {
         double s = climb_once(&P, m, owner, total_score(&P, m, nE), target, &evals, max_evals);
         if (s > best + 1e-9) { best = s; memcpy(mapping, m, sizeof(int32_t) * (size_t)nA); }
     }
-    Py_END_ALLOW_THREADS
     free(inc_ptr); free(inc_edge); free(bptr); free(blab); free(btgt);
     free(m); free(owner); free(order); free(cand);
+    *evals_out = evals;
+    *used_out = used;
+    return best;
+}
+
+static PyObject *k_climb(PyObject *self, PyObject *args) {
+    PyObject *o[10];
+    int nA, nB, nE, nEb, restarts;
+    unsigned long long seed;
+    double target;
+    long long max_evals = LLONG_MAX;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOiiiiOiKd|L", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
+                          &o[6], &o[7], &o[8], &nA, &nB, &nE, &nEb, &o[9], &restarts, &seed, &target,
+                          &max_evals))
+        return NULL;
+    if (max_evals < 0) max_evals = LLONG_MAX;
+    Py_buffer b[10];
+    Py_ssize_t sizes[10] = {(Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB,
+                            nE, nE, nE, nEb, nEb, nEb, nA};
+    Py_ssize_t isz[10] = {8, 1, 1, 4, 4, 4, 4, 4, 4, 4};
+    const char *names[10] = {"U", "allowed", "useful", "a_src", "a_tgt", "a_lab",
+                             "b_src", "b_tgt", "b_lab", "mapping"};
+    if (get_bufs(o, b, 10, isz, sizes, 9, names) < 0) return NULL;
+    long long evals = 0;
+    int used = 0;
+    double best;
+    Py_BEGIN_ALLOW_THREADS
+    best = climb_core(b[0].buf, b[1].buf, b[2].buf, b[3].buf, b[4].buf, b[5].buf, b[6].buf, b[7].buf,
+                      b[8].buf, nA, nB, nE, nEb, b[9].buf, restarts, seed, target, max_evals, &evals, &used);
+    Py_END_ALLOW_THREADS
     release_bufs(b, 10);
+    if (best == -INFINITY) return PyErr_NoMemory();
     return Py_BuildValue("dLi", best, evals, used);
 }
 
@@ -344,25 +360,11 @@ static PyObject *k_climb(PyObject *self, PyObject *args) {
  * its source); mode 2: the same with in-degrees (paid at its target).  Each is a valid
  * bound.  useful[i, j] = allowed and (U > 0 or some label/direction shared).  Returns the
  * trivial edge bound sum_l min(#gold edges with l, #system edges with l). */
-static PyObject *k_weights(PyObject *self, PyObject *args) {
-    PyObject *o[10];
-    int nA, nB, nEa, nEb, nL, mode = 0;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOiiiiiOO|i", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
-                          &o[7], &nA, &nB, &nEa, &nEb, &nL, &o[8], &o[9], &mode))
-        return NULL;
+/* the work of weights() on plain arrays; returns the trivial edge bound, -1: no memory */
+static long weights_core(const double *U, const uint8_t *allowed, const int32_t *as, const int32_t *at,
+                         const int32_t *al, const int32_t *bs, const int32_t *bt, const int32_t *bl,
+                         int nA, int nB, int nEa, int nEb, int nL, double *w, uint8_t *useful, int mode) {
     double scale = mode == 0 ? 0.5 : 1.0;
-    Py_buffer b[10];
-    Py_ssize_t cnt[10] = {(Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB, nEa, nEa, nEa, nEb, nEb, nEb,
-                          (Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB};
-    Py_ssize_t isz[10] = {8, 1, 4, 4, 4, 4, 4, 4, 8, 1};
-    const char *names[10] = {"U", "allowed", "a_src", "a_tgt", "a_lab", "b_src", "b_tgt", "b_lab", "w", "useful"};
-    if (get_bufs(o, b, 10, isz, cnt, 8, names) < 0) return NULL;
-    const double *U = b[0].buf;
-    const uint8_t *allowed = b[1].buf;
-    const int32_t *as = b[2].buf, *at = b[3].buf, *al = b[4].buf;
-    const int32_t *bs = b[5].buf, *bt = b[6].buf, *bl = b[7].buf;
-    double *w = b[8].buf;
-    uint8_t *useful = b[9].buf;
     long edge_bound = 0;
     int L2 = 2 * (nL > 0 ? nL : 1);
     int32_t *da = calloc((size_t)nA * L2 + 1, sizeof(int32_t));
@@ -374,10 +376,8 @@ static PyObject *k_weights(PyObject *self, PyObject *args) {
     int32_t *aptr = calloc((size_t)nA + 1, sizeof(int32_t));
     if (!da || !db || !ca || !cb || !alist || !aptr) {
         free(da); free(db); free(ca); free(cb); free(alist); free(aptr);
-        release_bufs(b, 10);
-        return PyErr_NoMemory();
+        return -1;
     }
-    Py_BEGIN_ALLOW_THREADS
     for (int e = 0; e < nEa; e++) {
         da[(size_t)as[e] * L2 + 2 * al[e]]++;
         da[(size_t)at[e] * L2 + 2 * al[e] + 1]++;
@@ -412,9 +412,29 @@ static PyObject *k_weights(PyObject *self, PyObject *args) {
             useful[ij] = (U[ij] > 0.0 || s > 0.0) ? 1 : 0;
         }
     }
-    Py_END_ALLOW_THREADS
     free(da); free(db); free(ca); free(cb); free(alist); free(aptr);
+    return edge_bound;
+}
+
+static PyObject *k_weights(PyObject *self, PyObject *args) {
+    PyObject *o[10];
+    int nA, nB, nEa, nEb, nL, mode = 0;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOiiiiiOO|i", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
+                          &o[7], &nA, &nB, &nEa, &nEb, &nL, &o[8], &o[9], &mode))
+        return NULL;
+    Py_buffer b[10];
+    Py_ssize_t cnt[10] = {(Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB, nEa, nEa, nEa, nEb, nEb, nEb,
+                          (Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB};
+    Py_ssize_t isz[10] = {8, 1, 4, 4, 4, 4, 4, 4, 8, 1};
+    const char *names[10] = {"U", "allowed", "a_src", "a_tgt", "a_lab", "b_src", "b_tgt", "b_lab", "w", "useful"};
+    if (get_bufs(o, b, 10, isz, cnt, 8, names) < 0) return NULL;
+    long edge_bound;
+    Py_BEGIN_ALLOW_THREADS
+    edge_bound = weights_core(b[0].buf, b[1].buf, b[2].buf, b[3].buf, b[4].buf, b[5].buf, b[6].buf,
+                              b[7].buf, nA, nB, nEa, nEb, nL, b[8].buf, b[9].buf, mode);
+    Py_END_ALLOW_THREADS
     release_bufs(b, 10);
+    if (edge_bound < 0) return PyErr_NoMemory();
     return PyLong_FromLong(edge_bound);
 }
 
@@ -461,23 +481,11 @@ static inline int is_candidate(int e, int f, const int32_t *as, const int32_t *a
  * not allowed) and follows the subgradient: a candidate paid at an end the assignment uses
  * while its other end is not used moves its pay to the other end.  Stops as soon as the
  * bound drops below target. */
-static PyObject *k_lagrangian(PyObject *self, PyObject *args) {
-    PyObject *o[8];
-    int nA, nB, nEa, nEb, iters;
-    double target;
-    long long max_cands;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOiiiiidL", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
-                          &o[7], &nA, &nB, &nEa, &nEb, &iters, &target, &max_cands))
-        return NULL;
-    Py_buffer b[8];
-    Py_ssize_t cnt[8] = {(Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB, nEa, nEa, nEa, nEb, nEb, nEb};
-    Py_ssize_t isz[8] = {8, 1, 4, 4, 4, 4, 4, 4};
-    const char *names[8] = {"U", "allowed", "a_src", "a_tgt", "a_lab", "b_src", "b_tgt", "b_lab"};
-    if (get_bufs(o, b, 8, isz, cnt, 8, names) < 0) return NULL;
-    const double *U = b[0].buf;
-    const uint8_t *allowed = b[1].buf;
-    const int32_t *as = b[2].buf, *at = b[3].buf, *al = b[4].buf;
-    const int32_t *bs = b[5].buf, *bt = b[6].buf, *bl = b[7].buf;
+/* the work of lagrangian() on plain arrays; *fail set on memory failure */
+static double lagrangian_core(const double *U, const uint8_t *allowed, const int32_t *as, const int32_t *at,
+                              const int32_t *al, const int32_t *bs, const int32_t *bt, const int32_t *bl,
+                              int nA, int nB, int nEa, int nEb, int iters, double target, long long max_cands,
+                              int *fail_out) {
     double best = INFINITY;
     int fail = 0;
     /* count the candidates first */
@@ -486,7 +494,7 @@ static PyObject *k_lagrangian(PyObject *self, PyObject *args) {
         for (int f = 0; f < nEb; f++)
             if (is_candidate(e, f, as, at, al, bs, bt, bl, allowed, nB))
                 K++;
-    if (nA == 0 || nB == 0 || K == 0 || K > max_cands) goto done;
+    if (nA == 0 || nB == 0 || K == 0 || K > max_cands) goto done_core;
     {
         int n = (int)K, rn = nA <= nB ? nA : nB, rm = nA <= nB ? nB : nA, transpose = nA > nB;
         int32_t *ce = malloc(sizeof(int32_t) * n), *cf = malloc(sizeof(int32_t) * n);
@@ -513,7 +521,6 @@ static PyObject *k_lagrangian(PyObject *self, PyObject *args) {
                     cpt[c] = at[e] * nB + bt[f];
                     c++;
                 }
-        Py_BEGIN_ALLOW_THREADS
         /* groups: (source pair, e), (source pair, f), (target pair, e), (target pair, f) */
         int ng[4];
         for (int g = 0; g < 4; g++) {
@@ -593,15 +600,257 @@ static PyObject *k_lagrangian(PyObject *self, PyObject *args) {
         }
         free(spair); free(sacc);
         for (int g = 0; g < 4; g++) { free(gslot[g]); free(gmax[g]); }
-        Py_END_ALLOW_THREADS
     cleanup:
         free(ce); free(cf); free(cps); free(cpt); free(gid); free(slot); free(key); free(tmp);
         free(lam); free(W); free(cost); free(r2c); free(x);
     }
-done:
+done_core:
+    *fail_out = fail;
+    return best;
+}
+
+static PyObject *k_lagrangian(PyObject *self, PyObject *args) {
+    PyObject *o[8];
+    int nA, nB, nEa, nEb, iters;
+    double target;
+    long long max_cands;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOiiiiidL", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
+                          &o[7], &nA, &nB, &nEa, &nEb, &iters, &target, &max_cands))
+        return NULL;
+    Py_buffer b[8];
+    Py_ssize_t cnt[8] = {(Py_ssize_t)nA * nB, (Py_ssize_t)nA * nB, nEa, nEa, nEa, nEb, nEb, nEb};
+    Py_ssize_t isz[8] = {8, 1, 4, 4, 4, 4, 4, 4};
+    const char *names[8] = {"U", "allowed", "a_src", "a_tgt", "a_lab", "b_src", "b_tgt", "b_lab"};
+    if (get_bufs(o, b, 8, isz, cnt, 8, names) < 0) return NULL;
+    int fail = 0;
+    double best;
+    Py_BEGIN_ALLOW_THREADS
+    best = lagrangian_core(b[0].buf, b[1].buf, b[2].buf, b[3].buf, b[4].buf, b[5].buf, b[6].buf, b[7].buf,
+                           nA, nB, nEa, nEb, iters, target, max_cands, &fail);
+    Py_END_ALLOW_THREADS
     release_bufs(b, 8);
     if (fail) return PyErr_NoMemory();
     return PyFloat_FromDouble(best);
+}
+
+/* ------------------------------------------------ the first stage of Smatch */
+
+static int cmp_i32(const void *a, const void *b) {
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Python's float floor division (floatobject.c), for a work limit computed exactly as
+ * engine.py computes it */
+static double py_floordiv(double vx, double wx) {
+    double mod = fmod(vx, wx), div = (vx - mod) / wx, floordiv;
+    if (mod) {
+        if ((wx < 0) != (mod < 0)) div -= 1.0;
+    }
+    if (div) {
+        floordiv = floor(div);
+        if (div - floordiv > 0.5) floordiv += 1.0;
+    } else {
+        floordiv = copysign(0.0, vx / wx);
+    }
+    return floordiv;
+}
+
+/* smatch_stage(codes, work) -> score | None
+ *
+ * The first stage of engine.py's align() on an integer-coded Smatch problem (the codes of
+ * mrkit.features._triples.code_pair): unary scores U[i, j] = shared features of gold node
+ * i and system node j, the trivial and the assignment bound, hill-climbing from the
+ * assignment's mapping under the pair's work budget (`work` steps, as engine.Budget
+ * counts them; negative: unlimited).  When the climb reaches the bound, the score is the
+ * certified optimum and is returned; otherwise None (the caller runs the whole engine,
+ * which starts with this very stage and goes on).  Every array and every step is the one
+ * align() computes, so a score returned here is the one align() returns. */
+static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
+    Py_buffer cb;
+    double work;
+    int restarts = 0;
+    unsigned long long seed = 0;
+    if (!PyArg_ParseTuple(args, "y*d|iK", &cb, &work, &restarts, &seed)) return NULL;
+    const int64_t *c = cb.buf;
+    Py_ssize_t nwords = cb.len / (Py_ssize_t)sizeof(int64_t);
+    if (nwords < 6) { PyBuffer_Release(&cb); PyErr_SetString(PyExc_ValueError, "codes too short"); return NULL; }
+    int nA = (int)c[0], nB = (int)c[1], nEa = (int)c[2], nEb = (int)c[3];
+    int64_t nFa = c[4], nFb = c[5];
+    if (6 + (nA + 1) + nFa + (nB + 1) + nFb + 3 * (int64_t)nEa + 3 * (int64_t)nEb != nwords) {
+        PyBuffer_Release(&cb);
+        PyErr_SetString(PyExc_ValueError, "codes of the wrong length");
+        return NULL;
+    }
+    if (nA == 0 || nB == 0) { PyBuffer_Release(&cb); return PyFloat_FromDouble(0.0); }
+    const int64_t *pa = c + 6, *fa = pa + nA + 1, *pb = fa + nFa, *fb = pb + nB + 1;
+    const int64_t *ea = fb + nFb, *eb = ea + 3 * (int64_t)nEa;
+    size_t nm = (size_t)nA * nB;
+    double *U = calloc(nm, sizeof(double)), *w = malloc(nm * sizeof(double));
+    uint8_t *allowed = malloc(nm), *useful = malloc(nm);
+    int32_t *cols = malloc(sizeof(int32_t) * (6 * (size_t)(nEa + nEb) + 1));
+    int32_t *labels = malloc(sizeof(int32_t) * ((size_t)(nEa + nEb) + 1));
+    int32_t *mapping = malloc(sizeof(int32_t) * ((size_t)nA + 1));
+    int rn = nA <= nB ? nA : nB, rm = nA <= nB ? nB : nA, transpose = nA > nB;
+    double *cost = malloc(sizeof(double) * nm);
+    int32_t *r2c = malloc(sizeof(int32_t) * ((size_t)rn + 1));
+    PyObject *result = NULL;
+    if (!U || !w || !allowed || !useful || !cols || !labels || !mapping || !cost || !r2c) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    int certified = 0;
+    double score = 0.0;
+    int fail = 0;
+    Py_BEGIN_ALLOW_THREADS
+    /* U: sizes of the intersections of the nodes' sorted feature sets */
+    for (int i = 0; i < nA; i++)
+        for (int j = 0; j < nB; j++) {
+            int64_t x = pa[i], xe = pa[i + 1], y = pb[j], ye = pb[j + 1];
+            int shared = 0;
+            while (x < xe && y < ye) {
+                if (fa[x] == fb[y]) { shared++; x++; y++; }
+                else if (fa[x] < fb[y]) x++;
+                else y++;
+            }
+            U[(size_t)i * nB + j] = (double)shared;
+        }
+    memset(allowed, 1, nm);
+    /* edge columns with dense label ids */
+    int nE = nEa + nEb, nL = 0;
+    for (int e = 0; e < nEa; e++) labels[e] = (int32_t)ea[3 * e + 2];
+    for (int e = 0; e < nEb; e++) labels[nEa + e] = (int32_t)eb[3 * e + 2];
+    qsort(labels, (size_t)nE, sizeof(int32_t), cmp_i32);
+    for (int k = 0; k < nE; k++)
+        if (k == 0 || labels[k] != labels[k - 1]) labels[nL++] = labels[k];
+    int32_t *as = cols, *at = as + nEa, *al = at + nEa, *bs = al + nEa, *bt = bs + nEb, *bl = bt + nEb;
+    for (int e = 0; e < nE; e++) {
+        const int64_t *src = e < nEa ? ea + 3 * e : eb + 3 * (e - nEa);
+        int32_t lab = (int32_t)src[2];
+        int lo = 0, hi = nL - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (labels[mid] < lab) lo = mid + 1; else hi = mid;
+        }
+        if (e < nEa) { as[e] = (int32_t)src[0]; at[e] = (int32_t)src[1]; al[e] = lo; }
+        else { int f = e - nEa; bs[f] = (int32_t)src[0]; bt[f] = (int32_t)src[1]; bl[f] = lo; }
+    }
+    long edge_bound = weights_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, w, useful, 0);
+    if (edge_bound < 0) { fail = 1; goto stage_done; }
+    /* the trivial bound */
+    double rows = 0.0, colsum = 0.0;
+    for (int i = 0; i < nA; i++) {
+        double mx = U[(size_t)i * nB];
+        for (int j = 1; j < nB; j++) if (U[(size_t)i * nB + j] > mx) mx = U[(size_t)i * nB + j];
+        rows += mx;
+    }
+    for (int j = 0; j < nB; j++) {
+        double mx = U[j];
+        for (int i = 1; i < nA; i++) if (U[(size_t)i * nB + j] > mx) mx = U[(size_t)i * nB + j];
+        colsum += mx;
+    }
+    double trivial = (rows < colsum ? rows : colsum) + (double)edge_bound;
+    /* the budget, as engine.Budget counts it */
+    int limited = work >= 0.0;
+    double left = work;
+    left -= (double)nA * nB + nEa + nEb;
+    double a_cost = 0.1 * rn * rn * rm + (double)nA * nB;
+    if (limited && a_cost > left) goto stage_done;   /* align() takes the greedy start */
+    left -= a_cost;
+    /* the assignment bound and its mapping */
+    for (int a = 0; a < rn; a++)
+        for (int b = 0; b < rm; b++)
+            cost[(size_t)a * rm + b] = -(transpose ? w[(size_t)b * nB + a] : w[(size_t)a * nB + b]);
+    if (hungarian_min(cost, rn, rm, r2c) < 0) { fail = 1; goto stage_done; }
+    double total = 0.0;
+    for (int i = 0; i < nA; i++) mapping[i] = -1;
+    for (int a = 0; a < rn; a++) {
+        int i = transpose ? r2c[a] : a, j = transpose ? a : r2c[a];
+        mapping[i] = j;
+        total += w[(size_t)i * nB + j];
+    }
+    for (int i = 0; i < nA; i++)
+        if (mapping[i] >= 0 && !useful[(size_t)i * nB + mapping[i]]) mapping[i] = -1;
+    double bound = floor((total < trivial ? total : trivial) + 1e-9);
+    double target = bound - 1e-9;
+    double ecost = 2.0 + 4.0 * nEa / (double)(nA > 1 ? nA : 1);
+    long long max_evals = LLONG_MAX;
+    if (limited) {
+        double fd = py_floordiv(left > 0.0 ? left : 0.0, ecost);
+        max_evals = fd >= 9.2e18 ? LLONG_MAX : (long long)fd;
+    }
+    long long evals = 0;
+    int used = 0;
+    score = climb_core(U, allowed, useful, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, mapping, 0, 0ULL,
+                       target, max_evals, &evals, &used);
+    if (score == -INFINITY) { fail = 1; goto stage_done; }
+    left -= evals * ecost + nA + nB + nEa;
+    if (score >= target) { certified = 1; goto stage_done; }
+    if (limited && max_evals >= 0 && evals >= max_evals) goto stage_done;   /* stopped: "work" */
+    /* the directed bounds (when affordable; else align() stops uncertified) */
+    if (limited && 2 * a_cost > left) goto stage_done;
+    left -= 2 * a_cost;
+    {
+        double best = INFINITY;
+        for (int mode = 1; mode <= 2; mode++) {
+            if (weights_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, w, useful, mode) < 0) {
+                fail = 1;
+                goto stage_done;
+            }
+            for (int a = 0; a < rn; a++)
+                for (int b = 0; b < rm; b++)
+                    cost[(size_t)a * rm + b] = -(transpose ? w[(size_t)b * nB + a] : w[(size_t)a * nB + b]);
+            if (hungarian_min(cost, rn, rm, r2c) < 0) { fail = 1; goto stage_done; }
+            double t = 0.0;
+            for (int a = 0; a < rn; a++) {
+                int i = transpose ? r2c[a] : a, j = transpose ? a : r2c[a];
+                t += w[(size_t)i * nB + j];
+            }
+            if (t < best) best = t;
+        }
+        bound = floor((bound < best ? bound : best) + 1e-9);
+        /* mode 2 left useful as mode 0 made it: useful does not depend on the mode */
+    }
+    if (score >= bound - 1e-9) { certified = 1; goto stage_done; }
+    /* the Lagrangian bound */
+    {
+        double lag_work = 50.0 * rn * rn * rm, lag_cost = 0.1 * lag_work;
+        if (lag_work <= 5e7 && !(limited && lag_cost > left)) {
+            left -= lag_cost;
+            double lag = INFINITY;
+            if ((double)rn * rn * rm * 50 <= 5e7) {
+                int lfail = 0;
+                lag = lagrangian_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 50,
+                                      score + (1.0 - 2e-9), 2000000LL, &lfail);
+                if (lfail) { fail = 1; goto stage_done; }
+            }
+            bound = floor((bound < lag ? bound : lag) + 1e-9);
+            if (score >= bound - 1e-9) { certified = 1; goto stage_done; }
+        }
+    }
+    /* seeded restarts from the best mapping */
+    if (restarts && !(limited && 0.0 > left)) {
+        long long me = LLONG_MAX;
+        if (limited) {
+            double fd = py_floordiv(left > 0.0 ? left : 0.0, ecost);
+            me = fd >= 9.2e18 ? LLONG_MAX : (long long)fd;
+        }
+        double s2 = climb_core(U, allowed, useful, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, mapping,
+                               restarts, seed & 0xFFFFFFFFFFFFFFFFULL, bound - 1e-9, me, &evals, &used);
+        if (s2 == -INFINITY) { fail = 1; goto stage_done; }
+        if (s2 > score) score = s2;
+        if (score >= bound - 1e-9) { certified = 1; goto stage_done; }
+    }
+stage_done:
+    Py_END_ALLOW_THREADS
+    if (fail) PyErr_NoMemory();
+    else if (certified) result = PyFloat_FromDouble(score);
+    else { result = Py_None; Py_INCREF(result); }
+out:
+    free(U); free(w); free(allowed); free(useful); free(cols); free(labels); free(mapping);
+    free(cost); free(r2c);
+    PyBuffer_Release(&cb);
+    return result;
 }
 
 static PyMethodDef methods[] = {
@@ -609,6 +858,8 @@ static PyMethodDef methods[] = {
     {"climb", k_climb, METH_VARARGS, "hill-climbing with restarts over one-to-one mappings"},
     {"lagrangian", k_lagrangian, METH_VARARGS, "Lagrangian assignment bound (subgradient over edge pay splits)"},
     {"weights", k_weights, METH_VARARGS, "assignment-bound weights, useful pairs, trivial edge bound"},
+    {"smatch_stage", k_smatch_stage, METH_VARARGS,
+     "smatch_stage(codes, work) -> certified score of the first stage of align(), or None"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_kernel",

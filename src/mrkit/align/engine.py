@@ -26,16 +26,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Literal
 
 import numpy as np
 
 from . import _kernel
 from .bounds import (LAGRANGIAN_ITERATIONS, LAGRANGIAN_MAX_WORK, assignment_bound, directed_bound,
                      lagrangian_bound, round_bound, trivial_bound)
+from .config import WORK_PER_SECOND, AlignConfig, ExactMode  # noqa: F401  (defined there, numpy-free)
 from .problem import Problem, restrict
 
-ExactMode = Literal["auto", "always", "never"]
 
 EPS = 1e-6
 """A score within EPS of an LP or MIP bound from HiGHS reaches it (HiGHS's answers are
@@ -45,23 +44,6 @@ TOL = 1e-9
 """A score within TOL of a bound mrkit computes itself (assignment, directed, Lagrangian,
 branch-and-bound) reaches it: those are sums of at most a few thousand doubles, exact
 far beyond TOL, so a graded score is never certified when a better one exists."""
-
-
-@dataclass(frozen=True)
-class AlignConfig:
-    """How hard to search.
-
-    ``restarts``: random restarts of the hill-climber after the smart start.
-    ``seed``: seed of the random starts.  ``exact``: ``"auto"`` solves the ILP only when
-    the bound is not reached, ``"always"`` proves every pair with the ILP when the bound
-    is not reached and with no time limit, ``"never"`` reports the bound instead.
-    ``time_limit``: seconds per pair for the ILP in ``"auto"`` mode.
-    """
-
-    restarts: int = 4
-    seed: int = 0
-    exact: ExactMode = "auto"
-    time_limit: float | None = 10.0
 
 
 @dataclass
@@ -78,13 +60,6 @@ class Alignment:
     seconds: float = 0.0
     details: dict = field(default_factory=dict)
 
-
-WORK_PER_SECOND = 3e7
-"""How ``time_limit`` maps to work: one second buys this many steps (a step is about one
-move evaluation of the climber per incident edge, one inner step of an assignment, one
-simplex iteration per row and column of the LP; see :class:`Budget`).  Calibrated once
-on one core of the development machine (2 cores, shared) and fixed: the outcome of a
-limited pair depends on the work done, never on the clock or the machine's load."""
 
 SAFETY_FACTOR = 10.0
 """The wall clock only stops a pair that has run this many times its time limit (plus a

@@ -29,8 +29,13 @@ COMMANDS = {
     "compare": "compare",
     "coref": "coref",
     "hierarchy": "hierarchy",
+    "scico": "scico",
     "docamr": "docamr",
     "docsmatch": "docsmatch",
+    "report": "report",
+    "audit": "audit",
+    "matrix": "matrix",
+    "select": "select",
     "analyze": "analyze",
 }
 

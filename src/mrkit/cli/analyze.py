@@ -48,7 +48,7 @@ def run(args) -> int:
     from ..errors import InputError
     from ..pipeline.analyze import analyze_graphs
     from ..pipeline.read import read_side
-    from ..pipeline.select import select_graphs
+    from ..pipeline.selection import select_graphs
     from .selection import selection_of
 
     split_formats(args, READ_FORMATS)

@@ -40,8 +40,12 @@ def add_executor_options(p) -> None:
     from ..runtime.executor import KINDS
 
     g.add_argument("--executor", choices=KINDS, default="auto",
-                   help="how pairs are run: in this process (serial), in worker processes, or chosen "
+                   help="how pairs are run: in this process (serial), in worker processes, on a Dask "
+                        "cluster (dask: a local one of -j workers, or --scheduler), or chosen "
                         "from -j and the input size (auto, the default)")
+    g.add_argument("--scheduler", metavar="ADDRESS",
+                   help="address of a running Dask scheduler (e.g. tcp://host:8786) to run the pairs on "
+                        "(implies --executor dask; needs mrkit[dask])")
 
 
 def add_stats_options(p) -> None:
@@ -63,7 +67,7 @@ def executor_of(args, parallel_worth_it: bool = False):
     from ..runtime.executor import make_executor
 
     return make_executor(getattr(args, "executor", "auto"), getattr(args, "workers", 0),
-                         parallel_worth_it=parallel_worth_it)
+                         parallel_worth_it=parallel_worth_it, scheduler=getattr(args, "scheduler", None))
 
 
 def check_stats(args) -> None:

@@ -52,6 +52,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="FILE",
                    help="write a figure (Spearman heatmap, length vs score); .png/.pdf/.svg; needs matplotlib")
     p.add_argument("-o", "--output", help="write the report to this file (atomically)")
+    p.add_argument("--html", metavar="FILE",
+                   help="also write the study as one self-contained HTML page (tables, charts; see mrkit report)")
     p.add_argument("--digits", type=int, default=3, help="digits after the point (default 3)")
     add_engine_options(p)
     add_executor_options(p)
@@ -94,6 +96,10 @@ def run(args) -> int:
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else available()
     for m in metrics:
         get_metric(m)  # unknown names fail before any scoring
+    if args.html:
+        from ..codecs._files import check_writable
+
+        check_writable(args.html)  # before any scoring, as -o
     if args.plot:
         from ..report.plot import _pyplot
 
@@ -132,5 +138,14 @@ def run(args) -> int:
         from ..report.plot import plot
 
         plot(ev, args.plot)
+    if args.html:
+        from ..codecs._files import atomic_write
+        from ..report.html.page import command_line
+        from ..report.html.study import render_study
+        from .report import given_args
+
+        inputs = [("gold", args.gold), *((f"system {n}", p) for n, p in zip(names, args.systems))]
+        inputs += [("human labels", args.human)] if args.human else []
+        atomic_write(args.html, render_study(ev, command_line(given_args(args)), inputs, args.digits))
     emit(text, args.output)
     return 0

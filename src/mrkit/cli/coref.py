@@ -7,7 +7,7 @@ import argparse
 from .common import (add_executor_options, add_format_option, add_stats_options, check_stats, emit_result,
                      executor_of, report_format, split_formats, statistics)
 
-INPUT_FORMATS = ("auto", "conll", "jsonl", "jsonlines", "scico")
+INPUT_FORMATS = ("auto", "conll", "jsonl", "jsonlines", "scico", "scorch")
 
 HELP = """\
 Coreference scores of a response against a key, with the CoNLL-2012 reference scorer's
@@ -16,7 +16,9 @@ CoNLL-F1 (mean F1 of MUC, B-cubed, CEAFe). Documents are paired by id.
 
 Files: CoNLL-2012 / CoNLL-U-like column files (coreference in the last column,
 '#begin document' / '#end document'), or jsonlines with token-span clusters
-({"doc_key", "clusters": [[[start, end], ...], ...]}, end inclusive).
+({"doc_key", "clusters": [[[start, end], ...], ...]}, end inclusive), or scorch's JSON
+documents ({"type": "clusters", "clusters": {...}} or {"type": "graph", "mentions",
+"links"}; a file, or a directory of them paired by file name).
 
 With --amr GOLD_AMR SYSTEM_AMR, KEY and RESPONSE are MS-AMR coreference XML files (.xml)
 or mrkit chain JSON files over those AMR files: the variables of each sentence pair are
@@ -42,6 +44,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--metrics", help="comma-separated subset of: mentions,muc,bcub,ceafe,ceafm,blanc,lea")
     p.add_argument("--remove-singletons", action="store_true",
                    help="drop one-mention entities (from key and response separately)")
+    p.add_argument("--remove-nested", action="store_true",
+                   help="drop a mention nested in another mention of its entity (coval's remove_nested)")
+    p.add_argument("--unclosed", choices=("error", "drop"), default="error",
+                   help="a column-file mention that never ends: fail (default) or drop it, as coval does "
+                        "(SciCo's CoNLL output has such mentions)")
     p.add_argument("--repeated", choices=("first", "error"), default="first",
                    help="a mention written twice: keep its first occurrence (default) or fail")
     p.add_argument("--amr", nargs=2, metavar=("GOLD_AMR", "SYSTEM_AMR"),
@@ -88,6 +95,8 @@ def run(args) -> int:
     metrics = [m.strip() for m in args.metrics.split(",")] if args.metrics else None
     options = dict(keep_singletons=not args.remove_singletons, repeated=args.repeated,
                    average="macro" if args.macro else "micro", metrics=metrics)
+    if args.remove_nested:
+        options["remove_nested"] = True
     fmt = report_format(args)
     rows = args.per_document and fmt in ("tsv", "csv")
     executor = executor_of(args)
@@ -103,9 +112,9 @@ def run(args) -> int:
                                    align=not args.no_align, keep_records=keep,
                                    per_document=args.per_document, **options)
         if not keys:  # the key is read once (it may be standard input)
-            keys.append(read_documents(args.key, args.input_format or "auto"))
+            keys.append(read_documents(args.key, args.input_format or "auto", args.unclosed))
         return score_coref(args.key, response, executor, fmt=args.input_format or "auto", keep_records=keep,
-                           per_document=args.per_document, keys=keys[0], **options)
+                           per_document=args.per_document, keys=keys[0], unclosed=args.unclosed, **options)
 
     try:
         with executor:

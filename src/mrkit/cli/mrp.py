@@ -68,7 +68,7 @@ def run(args) -> int:
     from ..codecs.registry import READ_FORMATS
     from ..pipeline.mrp import PARALLEL_MIN_PAIRS, pairs_of, read_side, score_pairs
 
-    from ..pipeline.select import select_pairs_sides
+    from ..pipeline.selection import select_pairs_sides
     from .selection import selection_of
 
     split_formats(args, READ_FORMATS)

@@ -25,9 +25,10 @@ In JSON the corpus score is at summary.f1, beside `corpus`, `macro` and `details
 
 Each metric takes only the options it declares (an option meant for another metric is an
 error): smatch the engine options; s2match --vectors, --cutoff and the engine options;
-sembleu -k; wlk -k and --edge-to-node; wwlk and wwlk-k3e2n --vectors and -k; simple and
-sema none.  -j/--executor run the pairs of every metric but wwlk and wwlk-k3e2n (which
-embed batches of graphs together in this process) in worker processes; by default only
+sembleu -k and --reference; wlk -k and --edge-to-node; wwlk --vectors, -k, --direction and
+--edge-weights; wwlk-k3e2n --vectors, -k and --direction; simple and sema none.
+-j/--executor run the pairs of every metric but wwlk and wwlk-k3e2n (which embed batches
+of graphs together in this process) in worker processes; by default only
 smatch and s2match use them, on 1000 pairs or more.
 """
 
@@ -47,6 +48,16 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                         "wlk/wwlk: Weisfeiler-Leman rounds (default 2, wwlk-k3e2n 3)")
     p.add_argument("--edge-to-node", action="store_true", help="wlk: turn edges into nodes first")
     p.add_argument("--cutoff", type=float, help="s2match: similarity cutoff (default 0.5)")
+    p.add_argument("--direction", choices=("both", "fromout", "fromin"),
+                   help="wwlk: where a node receives messages from (default both; the reference's "
+                        "-communication_direction)")
+    p.add_argument("--edge-weights", metavar="FILE",
+                   help="wwlk: learned edge-label weights, 'ROLE WEIGHT' per line or a JSON object "
+                        "(labels not listed keep their drawn weights)")
+    p.add_argument("--reference", action="store_true",
+                   help="sembleu: as the reference implementation computes it (every '-of' role "
+                        "reversed, n-grams only from nodes reachable from parentless nodes, k = 3 "
+                        "weights 0.34/0.33/0.34)")
     p.add_argument("--per-pair", action="store_true", help="also report every pair")
     add_format_option(p, AMR_FORMATS)
     add_output_options(p)
@@ -57,7 +68,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 # command-line flag -> the metric option it sets
-FLAGS = {"vectors": "--vectors", "k": "-k", "edge_to_node": "--edge-to-node", "cutoff": "--cutoff",
+FLAGS = {"vectors": "--vectors", "k": "-k", "edge_to_node": "--edge-to-node", "cutoff": "--cutoff", "reference": "--reference", "direction": "--direction",
+         "edge_weights": "--edge-weights",
          "config": "--seed/--restarts/--exact/--no-ilp/--time-limit", "executor": "-j/--executor"}
 
 
@@ -82,6 +94,12 @@ def options(args) -> dict:
         given["edge_to_node"] = True
     if args.cutoff is not None:
         given["cutoff"] = args.cutoff
+    if getattr(args, "direction", None) is not None:
+        given["direction"] = args.direction
+    if getattr(args, "edge_weights", None) is not None:
+        given["edge_weights"] = args.edge_weights
+    if getattr(args, "reference", False):
+        given["reference"] = True
     config = engine_config(args)
     if config != AlignConfig() or "config" in declared:
         given["config"] = config

@@ -17,8 +17,8 @@ def add_selection_options(p) -> None:
 
 
 def selection_of(args):
-    """The :class:`mrkit.pipeline.select.Selection` of the parsed options."""
-    from ..pipeline.select import Selection, read_ids
+    """The :class:`mrkit.pipeline.selection.Selection` of the parsed options."""
+    from ..pipeline.selection import Selection, read_ids
 
     limit = getattr(args, "limit", None)
     if limit is not None and limit < 1:

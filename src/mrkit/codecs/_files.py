@@ -225,6 +225,65 @@ def atomic_write(path: str | os.PathLike, text: str | bytes) -> None:
 
 
 @contextmanager
+def atomic_stream(path: str | os.PathLike) -> Iterator:
+    """A binary file to write an output that is too large to hold whole, piece by piece,
+    with :func:`atomic_write`'s promise: readers see the old file or the whole new one.
+
+    The pieces go to a temporary file beside ``path`` that replaces it when the ``with``
+    block ends without an error; on any error, SIGINT or SIGTERM the temporary file is
+    removed and ``path`` is untouched.  ``-``, FIFOs and devices are written directly (a
+    stream cannot be taken back).  Failures raise :class:`~mrkit.errors.OutputError`."""
+    name = os.fspath(path)
+    if name == "-":
+        sys.stdout.flush()
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
+        return
+    if name == "":
+        raise OutputError("cannot write '': empty file name")
+    target = _resolve(name)
+    if os.path.isdir(target):
+        raise OutputError(f"cannot write {name}: is a directory")
+    if _descriptor(name) is not None or _is_special(target):
+        try:
+            fh = open(target, "wb")
+        except OSError as exc:
+            raise OutputError(f"cannot write {name}: {_reason(exc)}") from None
+        with fh:
+            yield fh
+        return
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    except OSError as exc:
+        raise OutputError(f"cannot write {name}: {_reason(exc)}") from None
+    with _cleanup_on_termination():
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp",
+                                       dir=os.path.dirname(target) or ".")
+        except OSError as exc:
+            raise OutputError(f"cannot write {name}: {_reason(exc)}") from None
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                yield fh
+                fh.flush()
+            try:
+                os.chmod(tmp, mode)
+                os.replace(tmp, target)
+            except OSError as exc:
+                raise OutputError(f"cannot write {name}: {_reason(exc)}") from None
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+
+
+@contextmanager
 def gc_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while building many small objects.
 

@@ -944,11 +944,77 @@ static PyObject *p_parse_block(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* split_blocks(text, base, content_only) -> ([(line, block), ...], tail_line, tail)
+ * The blank-line separated blocks of text (lines end at '\n'; a line is blank when every
+ * character of it is whitespace, as str.strip() sees it), each with the number of its
+ * first line (base + index of the line in text) and its lines joined with their line
+ * ends.  The last block, when it runs to the end of text (it may go on in the text that
+ * follows), is not in the list but is the tail (None when there is none).  content_only:
+ * leave out blocks without a line that, after spaces and tabs, starts with a character
+ * other than '#' and whitespace (comment-only blocks such as release headers). */
+static PyObject *p_split_blocks(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t base;
+    int content_only;
+    if (!PyArg_ParseTuple(args, "Unp", &text, &base, &content_only)) return NULL;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), pos = 0, line = 0, bstart = -1, bline = 0;
+    int content = 0;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    while (pos < n) {
+        Py_ssize_t p = pos;
+        int blank = 1, lead = 1, line_content = 0;
+        for (; p < n; p++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, p);
+            if (c == '\n') break;
+            if (lead && c != ' ' && c != '\t') {
+                lead = 0;
+                line_content = c != '#' && !Py_UNICODE_ISSPACE(c);
+            }
+            if (blank && !(c == ' ' || c == '\t' || c == '\r' || Py_UNICODE_ISSPACE(c))) blank = 0;
+            if (!blank && !lead) {   /* the rest of the line does not matter: skip to its end */
+                if (kind == PyUnicode_1BYTE_KIND) {
+                    const char *q = memchr((const char *)data + p, '\n', (size_t)(n - p));
+                    p = q ? (Py_ssize_t)(q - (const char *)data) : n;
+                } else {
+                    while (p < n && PyUnicode_READ(kind, data, p) != '\n') p++;
+                }
+                break;
+            }
+        }
+        Py_ssize_t next = p < n ? p + 1 : n;
+        if (!blank) {
+            if (bstart < 0) { bstart = pos; bline = line; content = 0; }
+            content |= line_content;
+        } else if (bstart >= 0) {
+            if (content || !content_only) {
+                PyObject *item = Py_BuildValue("(nN)", base + bline, PyUnicode_Substring(text, bstart, pos));
+                if (!item || PyList_Append(out, item) < 0) { Py_XDECREF(item); Py_DECREF(out); return NULL; }
+                Py_DECREF(item);
+            }
+            bstart = -1;
+        }
+        pos = next;
+        line++;
+    }
+    if (bstart >= 0) {
+        PyObject *tail = PyUnicode_Substring(text, bstart, n);
+        if (!tail) { Py_DECREF(out); return NULL; }
+        return Py_BuildValue("(NnN)", out, base + bline, tail);
+    }
+    return Py_BuildValue("(NnO)", out, (Py_ssize_t)0, Py_None);
+}
+
 static PyMethodDef methods[] = {
     {"parse_block", p_parse_block, METH_VARARGS,
      "parse_block(block, start) -> [(first_line, (var, branches), metadata), ...] or None "
      "(None: not read cleanly, use the Python parser)"},
     {"configure", p_configure, METH_VARARGS, "configure(Graph, Node, Edge, Property): the classes to build"},
+    {"split_blocks", p_split_blocks, METH_VARARGS,
+     "split_blocks(text, base, content_only) -> ([(line, block), ...], tail_line, tail): "
+     "the blank-line separated blocks"},
     {"read_block", p_read_block, METH_VARARGS,
      "read_block(block, start, index, file) -> [Graph, ...] or None (None: use the Python reader)"},
     {NULL, NULL, 0, NULL}};

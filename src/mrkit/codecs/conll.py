@@ -9,6 +9,10 @@ sentences.  A mention is a :class:`~mrkit.model.clusters.Span`
 reference scorer does.  Mentions of one entity that overlap are
 closed last-opened-first.
 
+A compiled scanner (``_conll.c``) reads the plain case (ASCII where whitespace matters, no
+``\r``, no error) in one pass over the bytes; whenever it declines, this module's Python
+reader reads the file, and it stays the reference (differential tests compare both).
+
 Bad input (a bracket that closes nothing, a mention never closed, a document that never
 ends, a token outside any document) raises :class:`mrkit.errors.InputError` naming the
 file, the document and the line.
@@ -21,7 +25,7 @@ import re
 from typing import Iterator
 
 from ..errors import InputError
-from ._files import numbered_lines
+from ._files import gc_paused, numbered_lines
 from ..model.clusters import CorefDocument, Span
 
 # Both patterns are anchored prefixes without nested or adjacent repetitions that could
@@ -33,8 +37,47 @@ _DIGITS = frozenset("0123456789")
 _SEPARATORS = frozenset("|-_")
 
 
-def iter_conll(path: str | os.PathLike) -> Iterator[CorefDocument]:
-    """Yield the documents of a column file in order."""
+def iter_conll(path: str | os.PathLike, unclosed: str = "error") -> Iterator[CorefDocument]:
+    """Yield the documents of a column file in order.  ``unclosed="drop"`` drops a
+    mention that begins and never ends (as coval does silently; SciCo's CoNLL writer
+    makes such files) instead of failing."""
+    if unclosed not in ("error", "drop"):
+        raise ValueError(f"unclosed must be 'error' or 'drop', not {unclosed!r}")
+    name = os.fspath(path)
+    docs = _compiled(name)
+    if docs is not None:
+        yield from docs
+        return
+    yield from iter_conll_python(name, unclosed)
+
+
+def _compiled(name: str) -> list[CorefDocument] | None:
+    """The documents read by the compiled scanner, or None (not built, the file cannot be
+    read, not UTF-8, or a case the scanner leaves to the Python reader)."""
+    try:
+        from . import _conll
+    except ImportError:
+        return None
+    try:
+        with open(name, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return None  # the Python reader says why
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    with gc_paused():
+        found = _conll.scan(data, Span)
+        if found is None:
+            return None
+        return [CorefDocument(doc_id, clusters, name, line, lines, repeats)
+                for doc_id, line, clusters, lines, repeats in found]
+
+
+def iter_conll_python(path: str | os.PathLike, unclosed: str = "error") -> Iterator[CorefDocument]:
+    """The Python reader (the reference of the compiled one; it reads every case)."""
     name = os.fspath(path)
     doc: CorefDocument | None = None
     entity_index: dict[str, int] = {}
@@ -52,7 +95,7 @@ def iter_conll(path: str | os.PathLike) -> Iterator[CorefDocument]:
             elif _END.match(line):
                 if doc is None:
                     raise InputError("'#end document' without '#begin document'", name, lineno)
-                _check_closed(doc, open_, entity_index)
+                _check_closed(doc, open_, entity_index, unclosed)
                 yield doc
                 doc = None
             continue
@@ -69,9 +112,9 @@ def iter_conll(path: str | os.PathLike) -> Iterator[CorefDocument]:
         raise InputError("document never ends (no '#end document')", name, doc.source_line, doc.id, unit="document")
 
 
-def read_conll(path: str | os.PathLike) -> list[CorefDocument]:
+def read_conll(path: str | os.PathLike, unclosed: str = "error") -> list[CorefDocument]:
     """All documents of a column file."""
-    return list(iter_conll(path))
+    return list(iter_conll(path, unclosed))
 
 
 def _entity(ident: str, doc: CorefDocument, entity_index: dict[str, int]) -> list:
@@ -155,8 +198,10 @@ def _add(doc: CorefDocument, cluster: list, mention: Span, lineno: int) -> None:
 
 
 def _check_closed(doc: CorefDocument, open_: dict[str, list[tuple[int, int]]],
-                  entity_index: dict[str, int]) -> None:
+                  entity_index: dict[str, int], drop: str = "error") -> None:
     unclosed = [(line, ident) for ident, stack in open_.items() for _, line in stack]
+    if unclosed and drop == "drop":
+        unclosed = []
     if unclosed:
         line, ident = min(unclosed)
         raise InputError(f"mention of entity {ident} begins here but never ends",

@@ -190,11 +190,17 @@ def _sniff_conll(head: str) -> bool:
 
 
 def _sniff_jsonl(head: str) -> bool:
-    return _first_content(head).startswith("{") and '"clusters"' in head
+    return _first_content(head).startswith("{") and '"clusters"' in head and not _sniff_scorch(head)
 
 
 def _sniff_scico(head: str) -> bool:
     return _first_content(head).startswith("{") and '"mentions"' in head and '"clusters"' not in head
+
+
+def _sniff_scorch(head: str) -> bool:
+    text = head.lstrip()
+    return text.startswith("{") and '"type"' in text and ('"graph"' in text or '"clusters"' in text) \
+        and '"doc_key"' not in text
 
 
 def _sniff_msamr(head: str) -> bool:
@@ -207,6 +213,7 @@ COREF_CODECS: dict[str, CorefCodec] = {
     "jsonl": CorefCodec("jsonl", "coref_jsonl:read_jsonlines", (".jsonl", ".jsonlines", ".json"), _sniff_jsonl,
                         "document"),
     "scico": CorefCodec("scico", "scico:read_scico", (".jsonl",), _sniff_scico, "topic"),
+    "scorch": CorefCodec("scorch", "scorch_json:read_scorch", (".json",), _sniff_scorch, "document"),
     "msamr": CorefCodec("msamr", "msamr:read_msamr", (".xml",), _sniff_msamr, "chains"),
     "chains": CorefCodec("chains", "msamr:read_chain_json", (".json",), None, "chains"),
 }

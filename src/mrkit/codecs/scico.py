@@ -31,10 +31,26 @@ class Topic:
     relations: list[tuple] = field(default_factory=list)
     source_file: str | None = None
     source_line: int | None = None
+    mentions: list[tuple] = field(default_factory=list)
+    """``(mention, cluster)`` in the order of the file (SciCo's code indexes mentions by
+    this position: AUROC pairs, pair-score files)."""
+    tokens: list[list[str]] = field(default_factory=list, repr=False)
+    """The paragraphs' tokens (the Levenshtein baseline reads mention text)."""
+    fields: dict = field(default_factory=dict, repr=False)
+    """Every other field of the line (``id`` as written, ``hard_10``, ``hard_20``, ``source``, ``doc_ids``,
+    ``metadata``, ...), as read."""
+
+    def text(self, mention: tuple) -> str:
+        """The tokens of a ``(paragraph, start, end)`` mention joined by spaces."""
+        para, start, end = mention
+        return " ".join(map(str, self.tokens[para][start:end + 1]))
 
     def document(self) -> CorefDocument:
         return CorefDocument(self.id, [list(c) for c in self.clusters.values()], self.source_file,
                              self.source_line)
+
+
+_OWN_FIELDS = frozenset(("tokens", "mentions", "relations"))
 
 
 def _cluster_id(value) -> bool:
@@ -65,7 +81,8 @@ def read_scico(path: str | os.PathLike) -> list[Topic]:
             raise bad(f"'mentions' must be a list, not {show(mentions)}")
         if not isinstance(relations, list):
             raise bad(f"'relations' must be a list, not {show(relations)}")
-        topic = Topic(tid, {}, [], name, lineno)
+        topic = Topic(tid, {}, [], name, lineno, [], tokens,
+                      {k: v for k, v in obj.items() if k not in _OWN_FIELDS})
         seen: dict = {}
         for m in mentions:
             if not (isinstance(m, list) and len(m) == 4 and all(map(is_int, m[:3])) and _cluster_id(m[3])):
@@ -82,6 +99,7 @@ def read_scico(path: str | os.PathLike) -> list[Topic]:
                           f"and {show(cluster)})")
             seen[mention] = cluster
             topic.clusters.setdefault(cluster, []).append(mention)
+            topic.mentions.append((mention, cluster))
         for r in relations:
             if not (isinstance(r, list) and len(r) == 2 and all(map(_cluster_id, r))):
                 raise bad(f"a relation must be [parent, child] cluster ids: {show(r)}")
@@ -135,3 +153,23 @@ def find_cycle(relations) -> list | None:
         node = parents[node]
     cycle = path[index[node]:] + [node]
     return cycle[::-1]
+
+
+def topic_record(topic: Topic) -> dict:
+    """A topic as a SciCo line: its other fields as read, ``id`` (as written), ``tokens``,
+    ``mentions`` ``[paragraph, start, end, cluster]`` in the topic's order and
+    ``relations`` ``[parent, child]``."""
+    record = dict(topic.fields)
+    record.setdefault("id", topic.id)
+    mentions = topic.mentions or [(m, c) for c, ms in topic.clusters.items() for m in ms]
+    record["tokens"] = topic.tokens
+    record["mentions"] = [[*m, c] for m, c in mentions]
+    record["relations"] = [[p, c] for p, c in topic.relations]
+    return record
+
+
+def dumps_scico(topics) -> str:
+    """SciCo jsonl text of ``topics`` (one line each)."""
+    import json
+
+    return "".join(json.dumps(topic_record(t), ensure_ascii=False) + "\n" for t in topics)

@@ -335,3 +335,86 @@ def validate_mrp(source: str | os.PathLike | IO[str], name: str | None = None) -
                               f"duplicate graph id (first on line {seen[key]})")
             else:
                 seen[key] = line
+
+
+# ------------------------------------------------------------------ PENMAN / AMR
+
+AMR_CONSTANT_WORDS = frozenset({"imperative", "expressive", "interrogative", "amr-unknown", "amr-choice"})
+"""Unquoted AMR constants that look like variable names."""
+
+_VAR_LIKE = re.compile(r"^([a-z]+)\d*$")
+
+
+def _line_of(start: int, block: str, needle: str) -> int:
+    for k, ln in enumerate(block.splitlines()):
+        if needle in ln:
+            return start + k
+    return start
+
+
+def validate_amr_graph(graph, block: str = "", start: int = 0, file: str = "<input>") -> list[Finding]:
+    """Findings for one parsed AMR graph (:class:`~mrkit.model.graph.Graph`):
+    ``amr-dangling`` (an unquoted value shaped like the graph's variables -- same letters --
+    that no node defines: smatch reads it as a constant, so the intended reentrancy is
+    lost), ``amr-role-inventory`` (a warning: a role that penman's AMR model does not
+    know, e.g. ``:ARG12`` or ``:foo``)."""
+    from penman.models.amr import model
+
+    out: list[Finding] = []
+    gid = graph.id
+    prefixes = {m.group(1) for v in graph.nodes if (m := _VAR_LIKE.match(v))}
+    for var, node in graph.nodes.items():
+        for p in node.properties:
+            m = _VAR_LIKE.match(p.value)
+            if (not p.quoted and m and m.group(1) in prefixes and p.value not in graph.nodes
+                    and p.value not in AMR_CONSTANT_WORDS):
+                out.append(Finding(file, _line_of(start, block, f":{p.key} {p.value}"), gid, f"node {var}",
+                                   "amr-dangling", f":{p.key} {p.value}: {p.value!r} looks like a variable but no "
+                                   "node defines it (Smatch reads it as a constant)"))
+            if not model.has_role(":" + p.key):
+                out.append(Finding(file, _line_of(start, block, f":{p.key}"), gid, f"node {var}",
+                                   "amr-role-inventory", f"role :{p.key} is not in penman's AMR model", "warning"))
+    for e in graph.edges:
+        if not model.has_role(":" + e.label):
+            out.append(Finding(file, _line_of(start, block, f":{e.label}"), gid, f"edge {e.source} -> {e.target}",
+                               "amr-role-inventory", f"role :{e.label} is not in penman's AMR model", "warning"))
+    return out
+
+
+def validate_penman(path: str | os.PathLike, name: str | None = None) -> Iterator[Finding]:
+    """Findings for every graph of a PENMAN file, block by block, so that one malformed
+    graph does not hide the next: ``penman-syntax`` (the block cannot be read: unbalanced
+    parentheses, a missing concept, ...), ``duplicate-variable`` (a variable defined
+    twice), then the checks of :func:`validate_amr_graph`, and ``id`` (a ``# ::id`` seen
+    before).  An unreadable file (missing, not UTF-8) raises
+    :class:`mrkit.errors.InputError`."""
+    from ..errors import InputError
+    from .penman import iter_blocks, parse_block
+
+    label = name or str(path)
+    index = 0
+    seen: dict[str, int] = {}
+    for start, block in iter_blocks(path, label):
+        try:
+            graphs = parse_block(start, block, label, index)
+        except InputError as exc:
+            rule = "duplicate-variable" if "defined twice" in exc.detail else "penman-syntax"
+            out_line = exc.line if exc.line is not None else start
+            m = re.search(r"variable '(.+)' is defined twice", exc.detail)
+            if m:  # the line of the second definition
+                where = [k for k, ln in enumerate(block.splitlines())
+                         for _ in re.finditer(r"\(\s*" + re.escape(m.group(1)) + r"\s*/", ln)]
+                if len(where) > 1:
+                    out_line = start + where[1]
+            yield Finding(label, out_line, None if exc.graph is None else str(exc.graph), "graph", rule, exc.detail)
+            if any(ln.strip() and not ln.lstrip().startswith("#") for ln in block.splitlines()):
+                index += 1
+            continue
+        for g in graphs:
+            yield from validate_amr_graph(g, block, start, label)
+            if g.id is not None:
+                if g.id in seen:
+                    yield Finding(label, start, g.id, "graph", "id", f"duplicate graph id (first on line {seen[g.id]})")
+                else:
+                    seen[g.id] = start
+        index += len(graphs)

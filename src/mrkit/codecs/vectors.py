@@ -119,3 +119,51 @@ def get_embeddings(spec=None, vocab: Iterable[str] | None = None) -> Embeddings:
     if isinstance(spec, Mapping):
         return DictEmbeddings(spec)
     return spec
+
+
+def read_edge_weights(spec) -> dict[str, float]:
+    """Learned edge-label weights for WWLK: a mapping, or a file with one ``ROLE WEIGHT``
+    per line (whitespace or tab; ``#`` comments and blank lines skipped), or a JSON object
+    ``{"ROLE": weight}``.  Roles are compared without their colon, lower-cased
+    (``:ARG0`` = ``arg0``).  Errors name the file and line."""
+    import json
+    import math
+
+    def norm(role: str) -> str:
+        return role.strip().lstrip(":").lower()
+
+    if isinstance(spec, Mapping):
+        return {norm(str(k)): float(v) for k, v in spec.items()}
+    path = str(spec)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise InputError(f"cannot read edge weights: {exc.strerror or exc}", path) from None
+    except UnicodeDecodeError:
+        raise InputError("edge weights are not UTF-8 text", path) from None
+    out: dict[str, float] = {}
+    if text.lstrip().startswith("{"):
+        try:
+            obj = json.loads(text)
+            items = [(k, float(v)) for k, v in obj.items()]
+        except (ValueError, TypeError, AttributeError) as exc:
+            raise InputError(f"not a JSON object of role -> number: {exc}", path) from None
+        lines = [(None, k, v) for k, v in items]
+    else:
+        lines = []
+        for lineno, line in enumerate(text.splitlines(), 1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            parts = line.split()
+            try:
+                if len(parts) != 2:
+                    raise ValueError
+                lines.append((lineno, parts[0], float(parts[1])))
+            except ValueError:
+                raise InputError("expected 'ROLE WEIGHT'", path, lineno) from None
+    for lineno, role, w in lines:
+        if not math.isfinite(w):
+            raise InputError(f"weight of {role} is not a finite number", path, lineno)
+        out[norm(role)] = w
+    return out

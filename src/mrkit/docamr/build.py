@@ -1,68 +1,98 @@
-"""Build one document graph from sentence graphs and coreference (the four representations).
+"""Build one document graph from sentence graphs and coreference (the four representations
+of the DocAMR paper, Naseem et al. 2022, §3.3-3.4), and re-normalise document graphs.
 
 Every representation starts from the same graph: a root ``(d / document)`` with
 ``:snt1 … :sntN`` edges to the sentence graphs (their variables renamed ``s<K>.<var>``),
 one ``coref-entity`` node per identity chain that every mention points to
 (``(s2.i / i :coref-of (rel-0 / coref-entity))``), implicit roles as edges from their
-predicate to the chain node (``:ARG1``) and bridging as ``:subset-of`` (member -> set) or
+predicate to the chain node (``:ARG1``; an MS-AMR singleton that is only an implicit role
+is an ``implicit-role`` node) and bridging as ``:subset-of`` (member -> set) or
 ``:part-of`` (part -> whole) edges between chain nodes, every member kept.
 
-* ``no-merge``: that graph;
-* ``merge-ne``: the named-entity mentions (nodes with a ``:name``) of a chain are merged
-  into one node: distinct names and wikis are kept (``-`` dropped beside a real wiki); if
-  their types differ, the most specific type (:data:`NE_TYPES` order, then frequency)
-  is the concept and the others become ``:additional-type`` attributes; all other
-  modifiers and all parents are gathered on the merged node;
-* ``docamr``: merge-ne, then pronoun mentions of a chain that has a non-pronominal mention
-  are dropped and their roles re-pointed to the chain node; an all-pronoun chain becomes
-  one node labelled with its most specific pronoun, or ``interlocutor-entity`` when it
-  mixes first- and second-person pronouns;
-* ``merge-all``: every chain becomes one node (the first named, else the first
-  non-pronominal mention is the head) inheriting all parents and children; other
-  concepts become ``:additional-type`` attributes.
+The paper leaves details open; IBM's implementation (PyPI ``docamr`` 0.1.1, ``amr_io.py``)
+is the reading followed here:
 
-In every representation a ``coref-entity`` node left with a single member is replaced by
-that member (MS-AMR singletons, which exist only to be named by bridging, end up so).
+* ``no-merge``: that graph;
+* ``merge-ne``: the named mentions (nodes with a ``:name``) of a chain are merged into one
+  node.  The head is the first named mention, or, when their types differ, the first of
+  the most specific type (:data:`NE_TYPES`, IBM's list; a type in none of it: the most
+  frequent); every other distinct type stays as a node under ``:additional-type``.  A
+  merge (:meth:`_Doc.merge`) moves every edge of the merged node to the head, keeps
+  distinct names (names compared by their ``:opN`` strings) and distinct wikis (``:wiki
+  -`` dropped beside a real wiki), and merges children reached by the same role whose
+  concepts are the same, recursively;
+* ``docamr``: merge-ne, then the pronoun mentions (:data:`PRONOUNS`, IBM's 42) of a chain
+  with a non-pronoun mention are merged into the chain node; an all-pronoun chain becomes
+  one node labelled ``interlocutor-entity`` if its pronouns differ and include ``i`` or
+  ``you``, else its most specific pronoun (first in :data:`PRONOUNS`);
+* ``merge-all``: the mentions of a chain are merged into its first mention, other
+  concepts kept under ``:additional-type``;
+* ``flipped`` (§3.4): the parents of every mention of a remaining chain point to the
+  chain node instead (for merge-all before the merge, as IBM does: the parents are then
+  not merged as children).
+
+Last, a chain node left with a single member is merged into that member (the paper's
+"discard single node clusters"; MS-AMR singletons, which exist only to be named by
+bridging, end up so).
+
 Every node carries ``provenance``: the 0-based indices of the sentences it comes from;
-the merged and chain nodes carry the union.
+merged and chain nodes carry the union.  Where IBM's code has a defect, mrkit keeps the
+correct behaviour (README, "docamr build": differences from IBM's implementation).
+
+Graph inputs (:func:`normalize`, :func:`chains_from_pairs`): a No-Merge document graph
+(chain nodes with ``:coref-of`` edges, as IBM's ``--in-doc-amr-unmerged``) or a document
+graph whose coreference is pairwise edges (``:same-as``, IBM's ``--in-doc-amr-pairwise``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterator
 
-from ..model.graph import Edge, Graph, Property
 from ..model.document import Document
+from ..model.graph import Edge, Graph, Property
 
 REPRESENTATIONS = ("no-merge", "merge-ne", "docamr", "merge-all")
 COREF_ENTITY = "coref-entity"
 IMPLICIT_ROLE = "implicit-role"
+INTERLOCUTOR = "interlocutor-entity"
 COREF_ROLE = "coref-of"
+ADDITIONAL = "additional-type"
+BRIDGE_ROLES = frozenset({"subset-of", "part-of"})
 
-PRONOUNS = ("he", "she", "i", "we", "you", "it", "they", "this", "that", "these", "those")
-"""AMR pronoun concepts, most specific first (gendered, then person, then number)."""
+PRONOUNS = (
+    "i", "we", "you", "he", "she", "that", "this", "these", "those", "it", "they", "all", "another",
+    "anybody", "anyone", "anything", "any", "both", "each", "either", "everybody", "everyone",
+    "everything", "neither", "nobody", "none", "nothing", "one", "few", "most", "many", "other",
+    "several", "some", "somebody", "someone", "something", "such", "whatever", "whichever",
+    "whoever", "whomever",
+)
+"""The pronoun concepts of IBM's docAMR (``amr_io.pronouns``), in its order: the first of
+a chain's forms is its most specific (``he`` before ``someone``)."""
+
+INTERLOCUTOR_FORMS = frozenset({"i", "you"})
+"""An all-pronoun chain with several forms among which one of these refers to a
+participant in a dialogue (IBM: ``"i" in forms or "you" in forms``)."""
 
 NE_TYPES = (
-    # most specific first; a type earlier in the list wins when merged mentions differ
-    "person", "family", "animal", "language", "nationality", "ethnic-group", "regional-group",
-    "religious-group", "political-movement",
-    "company", "government-organization", "military", "criminal-organization", "political-party",
-    "school", "university", "research-institute", "team", "league", "organization",
-    "city", "city-district", "county", "state", "province", "territory", "country",
-    "local-region", "country-region", "world-region", "continent",
-    "ocean", "sea", "lake", "river", "gulf", "bay", "strait", "canal", "peninsula", "mountain",
-    "volcano", "valley", "canyon", "island", "desert", "forest", "moon", "planet", "star",
-    "constellation",
-    "airport", "station", "port", "tunnel", "bridge", "road", "railway-line", "building",
-    "theater", "museum", "palace", "hotel", "worship-place", "sports-facility", "market", "park",
-    "zoo", "amusement-park", "facility", "location",
-    "book", "newspaper", "magazine", "journal", "publication", "picture", "music", "show",
-    "broadcast-program", "work-of-art", "ship", "aircraft", "car-make", "spaceship", "vehicle",
-    "product", "law", "treaty", "court-decision", "award", "war", "earthquake", "natural-disaster",
-    "conference", "game", "festival", "incident", "event", "disease", "medical-condition",
-    "protein", "gene", "thing",
+    "medical-condition", "disease", "taxon", "species", "cell-line", "cell", "dna-sequence", "gene",
+    "pathway", "nucleic-acid", "enzyme", "macro-molecular-complex", "amino-acid", "protein-segment",
+    "protein-family", "protein", "small-molecule", "molecular-physical-entity", "program", "variable",
+    "writing-script", "food-dish", "musical-note", "music-key", "treaty", "court-decision", "law",
+    "award", "natural-object", "journal", "magazine", "newspaper", "book", "publication",
+    "broadcast-program", "show", "music", "picture", "work-of-art", "car-make", "spaceship",
+    "aircraft-type", "aircraft", "ship", "vehicle", "product", "festival", "game", "conference", "war",
+    "earthquake", "natural-disaster", "incident", "event", "amusement-park", "zoo", "park", "market",
+    "sports-facility", "worship-place", "hotel", "palace", "museum", "theater", "building", "canal",
+    "railway-line", "road", "bridge", "tunnel", "port", "station", "airport", "facility",
+    "constellation", "star", "planet", "moon", "forest", "desert", "island", "canyon", "valley",
+    "volcano", "mountain", "peninsula", "strait", "bay", "gulf", "river", "lake", "sea", "ocean",
+    "continent", "world-region", "country-region", "local-region", "country", "territory", "province",
+    "state", "county", "city-district", "city", "location", "league", "team", "research-institute",
+    "university", "school", "market-sector", "political-party", "criminal-organization", "military",
+    "government-organization", "company", "organization", "political-movement", "religious-group",
+    "regional-group", "ethnic-group", "nationality", "language", "animal", "family", "person", "thing",
 )
+"""Named-entity types from most specific to most general (IBM's ``amr_io.NETypes``)."""
 
 
 def _var(k: int, v: str) -> str:
@@ -87,7 +117,7 @@ def document_graph(doc: Document) -> Graph:
         g.metadata["snt"] = " <next_sent> ".join(toks)
     for c in doc.chains:
         prov = {m.sentence for m in c.mentions} | {r.sentence for r in doc.implicit if r.chain == c.id}
-        label = COREF_ENTITY if c.mentions else IMPLICIT_ROLE
+        label = IMPLICIT_ROLE if (c.singleton and not c.mentions) else COREF_ENTITY
         g.add_node(c.id, label, provenance=frozenset(prov))
         for m in c.mentions:
             g.add_edge(_var(m.sentence, m.variable), c.id, COREF_ROLE)
@@ -102,160 +132,302 @@ def document_graph(doc: Document) -> Graph:
 
 # ------------------------------------------------------------------ graph surgery
 
+def _is_inverted(label: str) -> bool:
+    from ..model.amr import is_inverted
+
+    return is_inverted(label.lower())
+
+
 class _Doc:
-    """A document graph under construction, with chain membership kept up to date."""
+    """A document graph under normalisation, with counts of what was done (statistics)."""
 
-    def __init__(self, g: Graph, doc: Document) -> None:
+    def __init__(self, g: Graph) -> None:
         self.g = g
-        self.chains = [c.id for c in doc.chains]
+        self.counts: Counter = Counter()
+        # chain -> member edges written the other way round (``:coref``) are turned into
+        # ``:coref-of`` edges, the one form the steps below look for
+        for e in g.edges:
+            if e.label.lower() == "coref" and e.source in g.nodes and e.target in g.nodes:
+                e.source, e.target, e.label = e.target, e.source, COREF_ROLE
+            elif e.label.lower() == COREF_ROLE:
+                e.label = COREF_ROLE
+        self._dedupe()
 
-    def members(self, chain: str) -> list[str]:
-        return [e.source for e in self.g.edges if e.target == chain and e.label == COREF_ROLE]
-
-    def chain_members(self) -> Iterator[tuple[str, list[str]]]:
-        """``(chain, its members)`` for every chain node still in the graph, each computed
-        when reached (after the merges made for the chains before it)."""
-        for c in self.chains:
-            if c in self.g.nodes:
-                yield c, self.members(c)
+    # -- reading
+    def chains(self) -> dict[str, list[str]]:
+        """chain node -> its members, in the order of the edges (IBM's get_chain_nodes)."""
+        out: dict[str, list[str]] = {}
+        for e in self.g.edges:
+            if e.label == COREF_ROLE:
+                ms = out.setdefault(e.target, [])
+                if e.source not in ms:
+                    ms.append(e.source)
+        return out
 
     def children(self, v: str, label: str | None = None) -> list[str]:
         return [e.target for e in self.g.edges if e.source == v and (label is None or e.label == label)]
 
-    def name_key(self, name: str) -> tuple:
-        n = self.g.nodes[name]
-        return tuple(sorted((p.key, p.value) for p in n.properties))
+    def label(self, v: str) -> str:
+        return self.g.nodes[v].label or ""
 
-    def merge(self, head: str, other: str, keep_type: bool = True) -> None:
-        """Merge node ``other`` into ``head``: edges, properties, provenance, concept."""
+    def name_string(self, v: str) -> str:
+        """A name node's ``:opN`` values in the order of N (IBM's get_name_str)."""
+        ops = {}
+        for p in self.g.nodes[v].properties:
+            if p.key.startswith("op") and p.key[2:].isdigit():
+                ops[int(p.key[2:])] = p.value
+        return " ".join(ops[k] for k in sorted(ops))
+
+    def _dedupe(self) -> None:
+        seen: set[tuple] = set()
+        out = []
+        for e in self.g.edges:
+            key = (e.source, e.label, e.target)
+            if key not in seen:
+                seen.add(key)
+                out.append(e)
+        self.g.edges = out
+
+    # -- surgery
+    def merge(self, head: str, other: str, additional: bool = False, merge_kids: bool = True) -> None:
+        """Merge node ``other`` into ``head`` (IBM's merge_nodes): every edge of ``other``
+        moves to ``head``; a name whose string ``head`` has is dropped, a wiki ``head``
+        has or ``-`` is dropped; properties are kept once; with ``additional``, a concept
+        ``head`` does not have stays as a node under ``:additional-type``; children of
+        both reached by the same role with the same concept are merged in turn."""
+        stack = [(head, other)]
+        while stack:
+            a, b = stack.pop()
+            pairs = self._merge_one(a, b, additional)
+            if merge_kids:
+                stack.extend(reversed(pairs))
+
+    def _merge_one(self, n1: str, n2: str, additional: bool) -> list[tuple[str, str]]:
         g = self.g
-        if head == other or other not in g.nodes:
-            return
-        h, o = g.nodes[head], g.nodes[other]
-        if keep_type and o.label and o.label != h.label and o.label not in h.property_values("additional-type"):
-            h.properties.append(Property("additional-type", o.label))
-        for p in o.properties:
-            if p not in h.properties:
-                h.properties.append(p)
-        h.provenance = h.provenance | o.provenance
-        edges, seen = [], set()
-        for e in g.edges:
-            s = head if e.source == other else e.source
-            t = head if e.target == other else e.target
-            if s == t == head and (e.source != e.target):
-                continue  # an edge between the two merged nodes
-            key = (s, e.label, t)
-            if key in seen:
-                continue
-            seen.add(key)
-            edges.append(e if (s, t) == (e.source, e.target) else Edge(s, t, e.label, list(e.attributes)))
-        g.edges = edges
-        del g.nodes[other]
-        if g.tops and g.tops[0] == other:
-            g.tops[0] = head
-        self._dedupe_names(head)
-        self._clean_wiki(head)
-
-    def _dedupe_names(self, head: str) -> None:
-        names = self.children(head, "name")
-        seen: dict[tuple, str] = {}
-        for n in names:
-            key = self.name_key(n)
-            if key in seen:
-                self.g.edges = [e for e in self.g.edges if not (e.source == head and e.target == n and e.label == "name")]
-                if not any(e.target == n for e in self.g.edges):
-                    self._delete_subtree(n)
-            else:
-                seen[key] = n
-
-    def _delete_subtree(self, v: str) -> None:
-        kids = self.children(v)
-        self.g.edges = [e for e in self.g.edges if e.source != v and e.target != v]
-        del self.g.nodes[v]
-        for k in kids:
-            if k in self.g.nodes and not any(e.target == k for e in self.g.edges):
-                self._delete_subtree(k)
-
-    def _clean_wiki(self, head: str) -> None:
-        h = self.g.nodes[head]
+        if n1 == n2 or n1 not in g.nodes or n2 not in g.nodes:
+            return []
+        h, o = g.nodes[n1], g.nodes[n2]
+        forms = [h.label] + [self.label(t) for t in self.children(n1, ADDITIONAL)]
+        names = [self.name_string(t) for t in self.children(n1, "name") if self.label(t) == "name"]
         wikis = h.property_values("wiki")
-        if "-" in wikis and any(w != "-" for w in wikis):
-            h.properties = [p for p in h.properties if not (p.key == "wiki" and p.value == "-")]
-
-    def drop_single_member_chains(self) -> None:
-        for c in self.chains:
-            if c in self.g.nodes and self.g.nodes[c].label == COREF_ENTITY:
-                ms = self.members(c)
-                if len(ms) == 1:
-                    self.merge(ms[0], c, keep_type=False)
-
-
-def _most_specific(types: list[str]) -> str:
-    ranked = [t for t in NE_TYPES if t in types]
-    if ranked:
-        return ranked[0]
-    return Counter(types).most_common(1)[0][0]
-
-
-def _merge_names(d: _Doc) -> None:
-    g = d.g
-    for _, ms in d.chain_members():
-        named = [m for m in ms if d.children(m, "name")]
-        if len(named) < 2:
-            continue
-        best = _most_specific([g.nodes[m].label or "" for m in named])
-        head = next(m for m in named if g.nodes[m].label == best)
-        for m in named:
-            d.merge(head, m)
-
-
-def _merge_anaphora(d: _Doc) -> None:
-    g = d.g
-    for c, ms in d.chain_members():
-        prons = [m for m in ms if (g.nodes[m].label or "") in PRONOUNS]
-        if not prons:
-            continue
-        if len(prons) < len(ms):
-            for p in prons:
-                d.merge(c, p, keep_type=False)
-            continue
-        forms = {g.nodes[p].label for p in prons}
-        if forms & {"i", "we"} and "you" in forms:
-            label = "interlocutor-entity"
+        kids: dict[tuple, str] = {}
+        for e in g.edges:
+            if e.source == n1 and e.label != "name":
+                kids[(e.label, self.label(e.target))] = e.target
+        mergeable: list[tuple[str, str]] = []
+        dropped_names: list[str] = []
+        edges = []
+        for e in g.edges:
+            if e.target == n2:
+                if e.source in (n1, n2):
+                    continue
+                e = Edge(e.source, n1, e.label, list(e.attributes))
+            elif e.source == n2:
+                if e.target == n1:
+                    continue
+                if e.label == "name" and self.label(e.target) == "name":
+                    s = self.name_string(e.target)
+                    if s in names:
+                        dropped_names.append(e.target)
+                        continue
+                    names.append(s)
+                else:
+                    kid = kids.get((e.label, self.label(e.target)))
+                    if kid is not None and kid != e.target and (kid, e.target) not in mergeable:
+                        mergeable.append((kid, e.target))
+                e = Edge(n1, e.target, e.label, list(e.attributes))
+            edges.append(e)
+        g.edges = edges
+        have = {(p.key, p.value) for p in h.properties}
+        for p in o.properties:
+            if p.key == "wiki":
+                if p.value == "-" or p.value in wikis:
+                    continue
+                wikis.append(p.value)
+            elif (p.key, p.value) in have:
+                continue
+            have.add((p.key, p.value))
+            h.properties.append(p)
+        self._dedupe()
+        h.provenance = h.provenance | o.provenance
+        if additional and o.label not in forms:
+            o.properties = []
+            g.add_edge(n1, n2, ADDITIONAL)
         else:
-            label = next(p for p in PRONOUNS if p in forms)
-        node = g.nodes[c]
-        node.label = label
-        for p in prons:
-            d.merge(c, p, keep_type=False)
+            del g.nodes[n2]
+        for name in dropped_names:
+            if name in g.nodes and not any(e.target == name for e in g.edges):
+                for e in g.edges:  # a name node's other children stay, under the head
+                    if e.source == name:
+                        e.source = n1
+                del g.nodes[name]
+        self._dedupe()
+        if g.tops and g.tops[0] == n2 and n2 not in g.nodes:
+            g.tops[0] = n1
+        self.clean_wiki(n1)
+        return mergeable
+
+    def clean_wiki(self, v: str) -> None:
+        """``:wiki -`` beside a real wiki is dropped."""
+        n = self.g.nodes[v]
+        wikis = n.property_values("wiki")
+        if "-" in wikis and any(w != "-" for w in wikis):
+            n.properties = [p for p in n.properties if not (p.key == "wiki" and p.value == "-")]
+
+    # -- the steps
+    def merge_names(self) -> None:
+        for _, ms in self.chains().items():
+            named = [m for m in ms if m in self.g.nodes
+                     and any(self.label(t) == "name" for t in self.children(m, "name"))]
+            if not named:
+                continue
+            head = named[0]
+            types = [self.label(m) for m in named]
+            if len(set(types)) > 1:
+                best = next((t for t in NE_TYPES if t in types), None)
+                if best is None:  # IBM crashes here; the most frequent type (first on ties)
+                    best = Counter(types).most_common(1)[0][0]
+                head = named[types.index(best)]
+            for m in named:
+                if m != head:
+                    self.merge(head, m, additional=True)
+                    self.counts["names_merged"] += 1
+
+    def merge_anaphora(self) -> None:
+        g = self.g
+        for c, ms in self.chains().items():
+            ms = [m for m in ms if m in g.nodes]
+            prons = [m for m in ms if self.label(m) in PRONOUNS]
+            if not prons:
+                continue
+            if len(prons) < len(ms):
+                # the chain node stays unless a single other mention is left to replace it
+                where = "other" if len(ms) - len(prons) == 1 else "coref_entity"
+                self.counts[f"pronouns_to_{where}"] += len(prons)
+                self.counts["pronouns_dropped"] += len(prons)
+            else:
+                forms = {self.label(p) for p in prons}
+                if len(forms) > 1 and forms & INTERLOCUTOR_FORMS:
+                    g.nodes[c].label = INTERLOCUTOR
+                    self.counts["interlocutor_chains"] += 1
+                    self.counts["pronouns_to_interlocutor"] += len(prons)
+                else:
+                    g.nodes[c].label = next(p for p in PRONOUNS if p in forms)
+                    self.counts["pronoun_chains"] += 1
+                    self.counts["pronouns_to_pronoun"] += len(prons)
+            for p in prons:
+                self.merge(c, p, merge_kids=False)
+
+    def merge_all(self) -> None:
+        for _, ms in self.chains().items():
+            head = ms[0]
+            for m in ms[1:]:
+                if head in self.g.nodes:
+                    self.merge(head, m, additional=True)
+
+    def remove_single_member_chains(self) -> None:
+        for c, ms in self.chains().items():
+            if len(ms) == 1:
+                self.merge(ms[0], c)
+
+    def flip(self) -> None:
+        """§3.4: the parents of every mention point to its chain node instead."""
+        for c, ms in self.chains().items():
+            for m in ms:
+                for e in self.g.edges:
+                    if e.label == COREF_ROLE:
+                        continue
+                    inverted = _is_inverted(e.label)
+                    if e.target == m and not inverted:
+                        e.target = c
+                    elif e.source == m and inverted:
+                        e.source = c
+        self._dedupe()
 
 
-def _merge_all(d: _Doc) -> None:
-    g = d.g
-    for _, ms in d.chain_members():
-        if not ms:
-            continue
-        named = [m for m in ms if d.children(m, "name")]
-        plain = [m for m in ms if (g.nodes[m].label or "") not in PRONOUNS]
-        head = (named or plain or ms)[0]
-        for m in ms:
-            d.merge(head, m)
-
-
-def build(doc: Document, representation: str = "docamr") -> Graph:
-    """The document graph of ``doc`` in one of :data:`REPRESENTATIONS`."""
+def normalize(g: Graph, representation: str = "docamr", flipped: bool = False) -> Graph:
+    """Normalise a No-Merge document graph (chain nodes with ``:coref-of`` edges, e.g.
+    built by :func:`document_graph` or read from a file) into ``representation``, in
+    place; returns ``g``.  ``g.extra["docamr_counts"]`` records what was merged."""
     if representation not in REPRESENTATIONS:
         raise ValueError(f"unknown representation {representation!r}; choose from {', '.join(REPRESENTATIONS)}")
-    d = _Doc(document_graph(doc), doc)
+    d = _Doc(g)
     if representation in ("merge-ne", "docamr"):
-        _merge_names(d)
+        d.merge_names()
     if representation == "docamr":
-        _merge_anaphora(d)
+        d.merge_anaphora()
     if representation == "merge-all":
-        _merge_all(d)
-    d.drop_single_member_chains()
-    d.g.metadata["representation"] = representation
-    return d.g
+        if flipped:  # as IBM: before the merge, so the moved parents are not merged as children
+            d.flip()
+        d.merge_all()
+    d.remove_single_member_chains()
+    if flipped and representation != "merge-all":
+        d.flip()
+    g.metadata["representation"] = representation + ("-flipped" if flipped else "")
+    g.extra["docamr_counts"] = dict(d.counts)
+    return g
+
+
+def build(doc: Document, representation: str = "docamr", flipped: bool = False) -> Graph:
+    """The document graph of ``doc`` in one of :data:`REPRESENTATIONS` (``flipped``: §3.4)."""
+    if representation not in REPRESENTATIONS:
+        raise ValueError(f"unknown representation {representation!r}; choose from {', '.join(REPRESENTATIONS)}")
+    return normalize(document_graph(doc), representation, flipped)
+
+
+def chains_from_pairs(g: Graph, relation: str = "same-as") -> Graph:
+    """Turn pairwise coreference edges (``:same-as`` either way, IBM's
+    ``--in-doc-amr-pairwise``) into chain nodes, in place: every connected group of nodes
+    becomes one ``coref-entity`` node (``cc<K>``, provenance the union of its members')
+    that each member points to with ``:coref-of``; the pairwise edges are removed and
+    bridging edges (``:subset-of``, ``:part-of``) between members are moved to their
+    chain nodes.  Returns ``g`` (a No-Merge graph: :func:`normalize` it)."""
+    rel = relation.lower().lstrip(":")
+    parent: dict[str, str] = {}
+
+    def find(v: str) -> str:
+        while parent.get(v, v) != v:
+            parent[v] = parent.get(parent[v], parent[v])
+            v = parent[v]
+        return v
+
+    order: list[str] = []
+    keep = []
+    for e in g.edges:
+        lab = e.label.lower()
+        if lab in (rel, rel + "-of") and e.source in g.nodes and e.target in g.nodes:
+            for v in (e.source, e.target):
+                if v not in parent:
+                    parent[v] = v
+                    order.append(v)
+            a, b = find(e.source), find(e.target)
+            if a != b:
+                parent[b] = a
+        else:
+            keep.append(e)
+    g.edges = keep
+    groups: dict[str, list[str]] = {}
+    for v in order:
+        groups.setdefault(find(v), []).append(v)
+    chain_of: dict[str, str] = {}
+    k = 0
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        while f"cc{k}" in g.nodes:
+            k += 1
+        c = f"cc{k}"
+        k += 1
+        g.add_node(c, COREF_ENTITY, provenance=frozenset().union(*(g.nodes[m].provenance for m in members)))
+        for m in members:
+            g.add_edge(m, c, COREF_ROLE)
+            chain_of[m] = c
+    for e in g.edges:
+        if e.label.lower() in ("subset-of", "part-of"):
+            e.source = chain_of.get(e.source, e.source)
+            e.target = chain_of.get(e.target, e.target)
+    _Doc(g)  # drops the duplicate edges the move made
+    return g
 
 
 def no_coref(doc: Document) -> Graph:

@@ -31,3 +31,24 @@ def load_documents(amr: Sequence[str], *, xml: Sequence[str] | None = None, chai
     if not no_coref:
         raise MrkitError("give the coreference: --xml, --chains or --clusters (or --no-coref)")
     return [Document(str(graphs[0].id) if graphs else "document", graphs)]
+
+
+def normalize_graphs(path: str, representation: str = "docamr", flipped: bool = False,
+                     pairwise: str | None = None) -> list:
+    """The document graphs of a PENMAN file re-normalised into ``representation``: No-Merge
+    graphs (IBM's ``--in-doc-amr-unmerged``), or with ``pairwise`` (a role such as
+    ``same-as``) graphs whose coreference is pairwise edges (``--in-doc-amr-pairwise``)."""
+    from ..codecs.docgraphs import read_document_graphs
+    from ..errors import InputError
+    from .build import chains_from_pairs, normalize
+
+    out = []
+    for g in read_document_graphs(path):
+        if not g.tops:
+            raise InputError("graph has no top", g.source_file, g.source_line, g.id)
+        if pairwise:
+            chains_from_pairs(g, pairwise)
+        out.append(normalize(g, representation, flipped))
+    if not out:
+        raise InputError("holds no graphs: nothing to normalise", path)
+    return out

@@ -9,16 +9,27 @@ Sentence graphs come with node-to-token alignments in one of three forms:
 * PENMAN alignment markers (``want-01~e.2``), which the codec keeps in
   ``Node.extra["alignment"]``.
 
-Clusters are the jsonlines format of neural coreference systems: one object per
-document with ``clusters`` (lists of ``[start, end]`` token spans, end inclusive, over
-the document's tokens) and optionally ``sentences`` (token lists; otherwise the
-``# ::tok`` / ``# ::snt`` of each graph, split on spaces).
+Clusters come in three formats (:func:`cluster_records` tells them apart):
+
+* the jsonlines format of neural coreference systems: one object per document with
+  ``clusters`` (lists of ``[start, end]`` token spans, end inclusive, over the document's
+  tokens) and optionally ``sentences`` (token lists; otherwise the ``# ::tok`` /
+  ``# ::snt`` of each graph, split on spaces);
+* CoNLL-2012 column files (``#begin document`` ... ``#end document``, coreference in the
+  last column, blank lines between sentences), read by :mod:`mrkit.codecs.conll`;
+* CoreNLP JSON (``{"sentences": [{"tokens": [...]}], "corefs": {"1": [{"sentNum": 1,
+  "startIndex": 1, "endIndex": 3}, ...]}}``, 1-based, end exclusive).
 
 Projection (:func:`project_clusters`): a node's span is the smallest token span covering
 the tokens aligned to it and to its descendants (re-entrant edges dropped, the first
 occurrence kept); a text mention goes to the node with the shortest span containing it,
 ties to the highest node; mentions of one chain within one sentence are left to the
 sentence parser (only the first is kept); chains left in a single sentence are dropped.
+
+Diagnostics (``Document.diagnostics``, :func:`diagnostics_lines`): the mentions that
+could not be placed (no aligned node covers them), those placed on a predicate (a
+concept ending in ``-NN``: often a sign that the span covers a clause), those whose span
+crosses a sentence boundary (skipped) and those left out as a repeat within one sentence.
 """
 
 from __future__ import annotations
@@ -34,6 +45,9 @@ import penman
 from ..errors import InputError
 from ..model.graph import Graph
 from ..model.document import Chain, Document, Mention, check_document
+
+_PREDICATE = re.compile(r".+-\d+$")
+DIAGNOSTICS = ("unplaced", "on_predicate", "crosses_sentences", "same_sentence")
 
 
 def _tree_paths(tree: penman.Tree, one_based: bool) -> dict[str, str]:
@@ -194,8 +208,13 @@ def _tokens(g: Graph) -> list[str]:
 
 def project_clusters(sentences: Sequence[Graph], clusters: Sequence[Sequence[Sequence[int]]],
                      sentence_tokens: Sequence[int], trees: Sequence | None = None,
-                     file: str | None = None, line: int | None = None) -> list[Chain]:
-    """Project document-level token-span clusters onto sentence nodes (see module doc)."""
+                     file: str | None = None, line: int | None = None,
+                     diag: dict | None = None) -> list[Chain]:
+    """Project document-level token-span clusters onto sentence nodes (see module doc);
+    ``diag`` (a dict) receives the diagnostics: lists of ``(cluster, start, end[,
+    sentence, variable])`` under ``unplaced``, ``on_predicate``, ``crosses_sentences``,
+    ``same_sentence``."""
+    diag = {} if diag is None else diag
     offsets = [0]
     for n in sentence_tokens:
         offsets.append(offsets[-1] + n)
@@ -217,15 +236,21 @@ def project_clusters(sentences: Sequence[Graph], clusters: Sequence[Sequence[Seq
                 raise InputError(f"cluster {c}: span {span!r} is not [start, end]", file, line)
             start, end = span
             k = next((i for i in range(len(sentences)) if offsets[i] <= start < offsets[i + 1]), None)
-            if k is None or end >= offsets[k + 1] or end < start:
-                raise InputError(f"cluster {c}: span {span!r} is outside the document's tokens "
-                                 "or crosses a sentence boundary", file, line)
+            if k is None or end >= offsets[-1] or end < start:
+                raise InputError(f"cluster {c}: span {span!r} is outside the document's tokens", file, line)
+            if end >= offsets[k + 1]:
+                diag.setdefault("crosses_sentences", []).append((c, start, end))
+                continue
             if k in seen:
+                diag.setdefault("same_sentence", []).append((c, start, end))
                 continue
             spans, depth = info[k]
             var = project_mention(spans, depth, start - offsets[k], end - offsets[k])
             if var is None:
+                diag.setdefault("unplaced", []).append((c, start, end))
                 continue
+            if _PREDICATE.fullmatch(sentences[k].nodes[var].label or ""):
+                diag.setdefault("on_predicate", []).append((c, start, end, k, var))
             seen.add(k)
             mentions.append(Mention(k, var))
         if len(mentions) >= 2:
@@ -233,26 +258,103 @@ def project_clusters(sentences: Sequence[Graph], clusters: Sequence[Sequence[Seq
     return chains
 
 
+def _jsonlines_records(path: str, text: str):
+    for lineno, ln in enumerate(text.splitlines(), 1):
+        if not ln.strip():
+            continue
+        try:
+            obj = json.loads(ln)
+            obj["clusters"]
+        except (ValueError, KeyError, TypeError, RecursionError):  # ValueError: bad JSON, 5,000-digit numbers
+            raise InputError("expected a JSON object with \"clusters\"", path, lineno) from None
+        yield lineno, obj
+
+
+def _conll_records(path: str, text: str):
+    """CoNLL-2012 documents as jsonlines records (sentence lengths from the blank lines)."""
+    from ..codecs.conll import read_conll
+
+    lengths: list[list[int]] = []
+    cur: list[int] | None = None
+    n = 0
+    for ln in text.splitlines():
+        if ln.startswith("#"):
+            if re.match(r"#\s*begin document", ln):
+                cur, n = [], 0
+                lengths.append(cur)
+            elif re.match(r"#\s*end document", ln) and cur is not None:
+                if n:
+                    cur.append(n)
+                cur, n = None, 0
+            continue
+        if not ln.strip():
+            if cur is not None and n:
+                cur.append(n)
+            n = 0
+        elif cur is not None:
+            n += 1
+    for doc, lens in zip(read_conll(path), lengths):
+        clusters = [[list(m) for m in c] for c in doc.clusters]  # a Span unpacks as (first, last)
+        yield doc.source_line, {"doc_key": doc.id, "clusters": clusters, "sentences": [["_"] * k for k in lens]}
+
+
+def _corenlp_records(path: str, obj: dict):
+    """A CoreNLP JSON document as a jsonlines record (1-based, end-exclusive indices)."""
+    try:
+        sents = [len(s["tokens"]) for s in obj["sentences"]]
+        offsets = [0]
+        for k in sents:
+            offsets.append(offsets[-1] + k)
+        clusters = []
+        for chain in obj.get("corefs", {}).values():
+            spans = []
+            for m in chain:
+                k, a, b = int(m["sentNum"]) - 1, int(m["startIndex"]) - 1, int(m["endIndex"]) - 2
+                if not (0 <= k < len(sents)) or not (0 <= a <= b < sents[k]):
+                    raise InputError(f"CoreNLP mention {m.get('text', '')!r} is outside sentence "
+                                     f"{m['sentNum']}'s tokens", path, 1)
+                spans.append([offsets[k] + a, offsets[k] + b])
+            clusters.append(spans)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InputError(f"malformed CoreNLP JSON ({type(exc).__name__}: {exc})", path, 1) from None
+    yield 1, {"doc_key": obj.get("docId"), "clusters": clusters, "sentences": [["_"] * k for k in sents]}
+
+
+def cluster_records(path: str | os.PathLike):
+    """``(line, record)`` of every document of a cluster file, whatever its format:
+    jsonlines, CoNLL-2012 columns, or CoreNLP JSON (see the module doc).  A record is a
+    jsonlines object (``clusters``, ``sentences``, ``doc_key``)."""
+    from ..codecs._files import read_text
+
+    file = str(path)
+    text = read_text(path)
+    head = text.lstrip()[:2000]
+    if re.match(r"#\s*begin document", head):
+        return list(_conll_records(file, text))
+    if head.startswith("{") and "\n{" not in text.strip():
+        try:
+            obj = json.loads(text)
+        except (ValueError, RecursionError):
+            obj = None
+        if isinstance(obj, dict) and "corefs" in obj and "sentences" in obj:
+            return list(_corenlp_records(file, obj))
+    return list(_jsonlines_records(file, text))
+
+
 def read_pipeline(amr_path: str | os.PathLike, clusters_path: str | os.PathLike,
                   doc_id: str | None = None) -> list[Document]:
-    """Aligned sentence AMRs plus a jsonlines file of clusters -> one Document per line.
+    """Aligned sentence AMRs plus a file of clusters (:func:`cluster_records`) -> one
+    Document per cluster document, with its projection diagnostics.
 
-    With several jsonlines documents, the sentence graphs are taken in order, as many per
+    With several documents, the sentence graphs are taken in order, as many per
     document as its ``sentences`` list has (a single document takes all graphs).
     """
     pairs = read_aligned_amr(amr_path)
     file = str(clusters_path)
-    from ..codecs._files import read_text
-
-    lines = [(no, ln) for no, ln in enumerate(read_text(clusters_path).splitlines(), 1) if ln.strip()]
     docs = []
     pos = 0
-    for lineno, ln in lines:
-        try:
-            obj = json.loads(ln)
-            clusters = obj["clusters"]
-        except (ValueError, KeyError, TypeError, RecursionError):  # ValueError: bad JSON, 5,000-digit numbers
-            raise InputError("expected a JSON object with \"clusters\"", file, lineno) from None
+    for lineno, obj in cluster_records(clusters_path):
+        clusters = obj["clusters"]
         sents = obj.get("sentences")
         if sents is not None and not (isinstance(sents, list) and all(isinstance(x, list) for x in sents)):
             raise InputError("\"sentences\" must be a list of token lists", file, lineno)
@@ -263,9 +365,26 @@ def read_pipeline(amr_path: str | os.PathLike, clusters_path: str | os.PathLike,
         pos += count
         graphs = [g for g, _ in part]
         lengths = [len(s) for s in sents] if sents is not None else [len(_tokens(g)) for g in graphs]
-        chains = project_clusters(graphs, clusters, lengths, [t for _, t in part], file, lineno)
+        diag: dict = {}
+        chains = project_clusters(graphs, clusters, lengths, [t for _, t in part], file, lineno, diag)
         doc = Document(str(obj.get("doc_key") or doc_id or graphs[0].id if graphs else "document"),
                        graphs, chains, source_file=file)
+        doc.diagnostics = {k: diag.get(k, []) for k in DIAGNOSTICS}
         check_document(doc)
         docs.append(doc)
     return docs
+
+
+def diagnostics_lines(doc: Document) -> list[str]:
+    """One summary line of a document's projection diagnostics, then one line per
+    mention that was not placed or was placed on a predicate or crossed sentences."""
+    d = getattr(doc, "diagnostics", None) or {}
+    if not d:
+        return []
+    lines = [f"{doc.id}: " + ", ".join(f"{len(d.get(k, []))} {k.replace('_', ' ')}" for k in DIAGNOSTICS)]
+    for k in ("unplaced", "on_predicate", "crosses_sentences"):
+        for item in d.get(k, []):
+            c, a, b = item[:3]
+            where = f" -> sentence {item[3] + 1} variable {item[4]}" if len(item) > 3 else ""
+            lines.append(f"  {k.replace('_', ' ')}: cluster {c} tokens {a}-{b}{where}")
+    return lines

@@ -20,6 +20,7 @@ from ..errors import InputError
 from ..model.graph import Graph
 from ..metrics.registry import MetricResult, available, declaration, get_metric
 from .acceptability import a_delta
+from .roc import best_threshold, roc_auc
 from .correlation import finite_or_none, spearman, spearman_matrix
 from ..codecs.labels import HumanLabels, check_labels
 from .preference import human_signs, pairwise_accuracy, preference_share, sign_test, signs
@@ -60,6 +61,9 @@ class MetaEvaluation:
     preference_table: dict = field(default_factory=dict)
     pairwise_table: dict = field(default_factory=dict)
     acceptability_table: dict = field(default_factory=dict)
+    system_pairs_table: dict = field(default_factory=dict)
+    """With more than two systems: pairwise accuracy and AΔ of every pair of systems
+    ("A vs B" -> metric -> row; see :func:`_system_pairs_table`)."""
     correlation: dict = field(default_factory=dict)
     length_correlation: dict = field(default_factory=dict)
     settings: dict = field(default_factory=dict)
@@ -80,6 +84,7 @@ class MetaEvaluation:
             "preferences": self.preference_table,
             "pairwise_accuracy": self.pairwise_table,
             "acceptability": self.acceptability_table,
+            **({"system_pairs": self.system_pairs_table} if self.system_pairs_table else {}),
             "spearman": self.correlation,
             "length_spearman": self.length_correlation,
         }
@@ -154,6 +159,8 @@ def meta_evaluate(
     if labels is not None:
         _pairwise_table(ev, samples, seed, level, ties)
         _acceptability_table(ev, samples, seed, level)
+        if len(names) > 2:
+            _system_pairs_table(ev, samples, seed, level, ties)
     pooled = {m: np.concatenate([ev.scores(m, s) for s in names]) for m in metrics}
     ev.correlation = spearman_matrix(pooled)
     lengths = np.tile(np.asarray(ev.lengths, dtype=float), len(names))
@@ -199,6 +206,7 @@ def _pairwise_table(ev: MetaEvaluation, samples: int, seed: int, level: float, t
         row = pairwise_accuracy(hs, ms, ties)
         row["ci"] = bootstrap_ci(lambda idx: pairwise_accuracy(hs[idx], ms[idx], ties)["accuracy"],
                                  len(hs), samples, seed, level)
+        row["beats_random"] = _outside(row["ci"], RANDOM_PAIRWISE)
         ev.pairwise_table[m] = row
 
 
@@ -213,4 +221,56 @@ def _acceptability_table(ev: MetaEvaluation, samples: int, seed: int, level: flo
         row = a_delta(sc.ravel(), acc.ravel())
         row["ci"] = bootstrap_ci(lambda idx: a_delta(sc[idx].ravel(), acc[idx].ravel())["a_delta"],
                                  len(sc), samples, seed, level)
+        row["beats_random"] = _outside(row["ci"], RANDOM_A_DELTA)
+        row["roc_auc"] = roc_auc(sc.ravel(), acc.ravel())
+        row["roc_auc_ci"] = bootstrap_ci(lambda idx: roc_auc(sc[idx].ravel(), acc[idx].ravel()),
+                                         len(sc), samples, seed, level)
+        row["best_threshold"] = best_threshold(sc.ravel(), acc.ravel())
         ev.acceptability_table[m] = row
+
+
+def _system_pairs_table(ev: MetaEvaluation, samples: int, seed: int, level: float, ties: str) -> None:
+    """Pairwise accuracy and AΔ for every pair of systems.  The human preference between
+    the first two systems is the labels' preference; between any other two it follows
+    from acceptability (the acceptable parse of the two is preferred; both or neither:
+    no preference; either unjudged: unjudged).  AΔ ranks the two systems' parses."""
+    k = len(ev.systems)
+    acc = np.array([[np.nan if v is None else v for v in row] if row else [np.nan] * k
+                    for row in ev.labels.acceptable], dtype=float)
+    for i, a in enumerate(ev.systems):
+        for j in range(i + 1, k):
+            b = ev.systems[j]
+            if i == 0 and j == 1:
+                hs, source = human_signs(ev.labels.preference), "preference labels"
+            else:
+                hs, source = np.sign(acc[:, i] - acc[:, j]), "acceptability"
+            sub = acc[:, [i, j]]
+            rows: dict = {"human": source}
+            for m in ev.metrics:
+                xa, xb = ev.scores(m, a), ev.scores(m, b)
+                ms = signs(xa, xb).astype(float)
+                row = pairwise_accuracy(hs, ms, ties)
+                row["ci"] = bootstrap_ci(lambda idx: pairwise_accuracy(hs[idx], ms[idx], ties)["accuracy"],
+                                         len(hs), samples, seed, level)
+                row["beats_random"] = _outside(row["ci"], RANDOM_PAIRWISE)
+                sc = np.stack([xa, xb], axis=1)
+                ad = a_delta(sc.ravel(), sub.ravel())
+                ad["ci"] = bootstrap_ci(lambda idx: a_delta(sc[idx].ravel(), sub[idx].ravel())["a_delta"],
+                                        len(sc), samples, seed, level)
+                ad["beats_random"] = _outside(ad["ci"], RANDOM_A_DELTA)
+                rows[m] = {"pairwise": row, "a_delta": ad}
+            ev.system_pairs_table[f"{a} vs {b}"] = rows
+
+
+RANDOM_PAIRWISE = 0.5
+"""Pairwise accuracy of the random baseline (a coin flip per pair; Opitz & Frank 2022, RAND)."""
+RANDOM_A_DELTA = 0.0
+"""AΔ of the random baseline (random scores rank both classes alike)."""
+
+
+def _outside(ci, value: float) -> bool:
+    """Whether ``value`` lies outside the interval (Table 2's dagger); False without one."""
+    lo, hi = ci
+    if lo is None or hi is None or np.isnan(lo) or np.isnan(hi):
+        return False
+    return bool(value < lo or value > hi)

@@ -107,12 +107,44 @@ def dedupe(doc: CorefDocument, repeated: str = "first") -> Clusters:
     return out
 
 
-def prepare(doc: CorefDocument, keep_singletons: bool = True, repeated: str = "first") -> Clusters:
-    """Clusters ready for scoring: deduplicated, singletons removed unless kept."""
+def prepare(doc: CorefDocument, keep_singletons: bool = True, repeated: str = "first",
+            remove_nested: bool = False) -> Clusters:
+    """Clusters ready for scoring: deduplicated, singletons removed unless kept, then
+    (``remove_nested``) nested coreferent mentions removed as coval does."""
     clusters = dedupe(doc, repeated)
     if not keep_singletons:
         clusters = [c for c in clusters if len(c) > 1]
+    if remove_nested:
+        clusters = remove_nested_mentions(clusters, keep_singletons)
     return clusters
+
+
+def remove_nested_mentions(clusters: Clusters, keep_singletons: bool = True) -> Clusters:
+    """coval's ``remove_nested``: in each cluster, a token span (:class:`Span`) inside
+    another span of the same cluster is removed (once for every span holding it, as
+    coval counts).  When that would leave one mention of a cluster of several, coval
+    drops the cluster if singletons are removed, and otherwise keeps the cluster
+    *unchanged*; mrkit does the same.  Mentions that are not spans are left alone."""
+    out: Clusters = []
+    for c in clusters:
+        removed = []
+        for i, a in enumerate(c):
+            if not isinstance(a, Span):
+                continue
+            for b in c[i + 1:]:
+                if not isinstance(b, Span) or a == b:
+                    continue
+                if b.first <= a.first and a.last <= b.last:
+                    removed.append(a)
+                elif a.first <= b.first and b.last <= a.last:
+                    removed.append(b)
+        if len(c) != 1 and len(c) - len(removed) == 1:
+            if keep_singletons:
+                out.append(c)
+            continue
+        gone = set(removed)
+        out.append([m for m in c if m not in gone])
+    return out
 
 
 def pair_documents(keys: Sequence[CorefDocument], responses: Sequence[CorefDocument],

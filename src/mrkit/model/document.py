@@ -65,6 +65,8 @@ class Document:
     bridges: list[Bridge] = field(default_factory=list)
     implicit: list[ImplicitRole] = field(default_factory=list)
     source_file: str | None = None
+    diagnostics: dict = field(default_factory=dict)
+    """Projection diagnostics of a pipeline document (:mod:`mrkit.docamr.pipeline`)."""
 
     def chain(self, chain_id: str) -> Chain:
         for c in self.chains:

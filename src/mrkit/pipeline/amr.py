@@ -18,8 +18,8 @@ Results never depend on the executor.
 from __future__ import annotations
 
 import os
-import re
 import sys
+from functools import lru_cache
 from itertools import zip_longest
 from typing import IO, TYPE_CHECKING, Callable, Iterable, Iterator
 
@@ -36,15 +36,17 @@ AMR_FORMATS = ("amr", "mrp")
 
 STDIN = "-"
 
-PARALLEL_MIN_BYTES = 4_000_000
+PARALLEL_MIN_BYTES = 8_000_000
 """With the automatic executor (``-j 0``), a gold file smaller than this is scored in one
-process.  Measured on two shared cores (wall clock, 2 workers vs 1): Little Prince (0.78 MB,
-1,562 pairs) was slower with workers, BAMBOO SICK (1.15 MB, 4,929 pairs) as often slower as
-faster, 16 Little Prince corpora in a row (12 MB, 24,992 pairs) faster; the workers' CPU
-is the serial CPU plus ~0.1 s, the parent's about a tenth of it."""
-
-_CONTENT = re.compile(r"^[ \t]*[^#\s]", re.M)
-
+process.  With the compiled Smatch path a pair costs ~15 us of CPU (SICK-sized graphs),
+so a worker pool's fixed cost and the parent's share (cutting blocks, shipping them,
+collecting rows) weigh more than before (the old 4 MB were measured when a pair cost
+~270 us).  Measured on the 2 shared cores under a load average of 11 (other jobs), SICK
+repeated 5 times (5.6 MB gold, 24,645 pairs): one process 0.38 s CPU; ``-j 2`` the parent
+0.21 s CPU and the workers 0.38 s; wall clock -j 1 2.0-2.8 s, -j 2 3.3-3.8 s, and the same
+order at 1x and 2x SICK.  The parent's share bounds two workers at ~1.8x one on an idle
+machine, reached only on corpora several times SICK's size: 8 MB (~35,000 SICK pairs) is
+where workers are expected to start to pay; ``bench_smatch.py --parallel`` re-measures it."""
 
 def parallel_worth_it(gold: str) -> bool:
     """Whether worker processes pay on this gold file (its size; standard input: no)."""
@@ -172,14 +174,55 @@ def _score_graphs(task: tuple) -> list[tuple]:
     return [_scored(k, g, s, config, keep, record) for k, g, s in items]
 
 
+def _fast_path(config: "AlignConfig", keep: frozenset[str], record: bool):
+    """The compiled common case of one pair, ``(code_pair, smatch_stage, keep, (work, restarts,
+    seed))``, or ``None`` when it does not apply (records asked for, the compiled modules missing, the
+    pure-Python reader forced by ``MRKIT_PURE_PENMAN``, ``MRKIT_NO_FAST_SMATCH`` set)."""
+    if record or os.environ.get("MRKIT_PURE_PENMAN") or os.environ.get("MRKIT_NO_FAST_SMATCH"):
+        return None
+    return _fast_path_of(config, frozenset(keep))
+
+
+@lru_cache(maxsize=8)
+def _fast_path_of(config: "AlignConfig", keep: frozenset[str]):
+    try:
+        from ..align import _kernel
+        from ..features import _triples
+    except ImportError:
+        return None
+    from ..align.config import WORK_PER_SECOND
+
+    if config.exact == "always" or config.time_limit is None:
+        work = -1.0
+    else:
+        work = max(0.0, float(config.time_limit)) * WORK_PER_SECOND
+    return _triples.code_pair, _kernel.smatch_stage, tuple(sorted(keep)), (work, config.restarts, config.seed & 0xFFFFFFFFFFFFFFFF)
+
+
 def _score_blocks(task: tuple) -> list[tuple] | None:
     """Worker: parse and score a chunk of (index, gold block, system block); ``None`` when a
-    block does not hold exactly one graph (the pipeline then pairs graph by graph)."""
+    block does not hold exactly one graph (the pipeline then pairs graph by graph).
+
+    A pair goes the compiled way first (:mod:`mrkit.features._triples` codes the two
+    blocks' Smatch triples, :func:`mrkit.align._kernel.smatch_stage` runs the engine's
+    first stage on them): when both apply and the first stage certifies its score, that
+    is the pair's result -- the score, triple counts and certificate the general way
+    gives, without a Python object per node.  Any other pair (unusual PENMAN, an error, a
+    search the first stage does not certify) goes the general way below."""
     from ..codecs.penman import parse_block
 
-    config, keep, record, (glabel, slabel), items = task
+    config, keep, record, (glabel, slabel), (k0, golds, systems) = task
+    fast = _fast_path(config, keep, record)
     out = []
-    for k, (gstart, gtext), (sstart, stext) in items:
+    for k, (gstart, gtext), (sstart, stext) in zip(range(k0, k0 + len(golds)), golds, systems):
+        if fast is not None:
+            coded = fast[0](gtext, stext, fast[2])
+            if coded is not None:
+                score = fast[1](coded[3], *fast[3])
+                if score is not None:
+                    gid = coded[0]
+                    out.append((str(k + 1) if gid is None else gid, score, coded[1], coded[2], True, score, None))
+                    continue
         g = parse_block(gstart, gtext, glabel, k)
         s = parse_block(sstart, stext, slabel, k)
         if len(g) != 1 or len(s) != 1:
@@ -195,21 +238,43 @@ class _Regroup(Exception):
 
 
 def _graph_blocks(path: str) -> Iterator[tuple[int, str]]:
-    from ..codecs.penman import iter_blocks
+    """The blocks of a PENMAN file that hold more than comments (release headers hold no
+    graph)."""
+    for blocks in _graph_block_lists(path):
+        yield from blocks
 
-    for start, text in iter_blocks(path):
-        if _CONTENT.search(text):  # comment-only blocks (release headers) hold no graph
-            yield start, text
+
+def _graph_block_lists(path: str) -> Iterator[list[tuple[int, str]]]:
+    from ..codecs.penman import iter_block_lists
+
+    return iter_block_lists(path, content_only=True)
 
 
-def _block_items(gold: str, system: str) -> Iterator[tuple]:
-    k = -1
-    for k, (g, s) in enumerate(zip_longest(_graph_blocks(gold), _graph_blocks(system))):
-        if g is None or s is None:
-            raise _Regroup
-        yield k, g, s
-    if k < 0:
-        raise _Regroup
+def _block_chunks(gold: str, system: str, chunk: int) -> Iterator[tuple[int, list, list]]:
+    """(index of the first pair, gold blocks, system blocks) of ``chunk`` pairs at a time:
+    the two files' lists of blocks sliced side by side, with no Python work per block."""
+    gs, ss = _graph_block_lists(gold), _graph_block_lists(system)
+    gbuf: list = []
+    sbuf: list = []
+    g_end = s_end = False
+    k = 0
+    while True:
+        while len(gbuf) < chunk and not g_end:
+            nxt = next(gs, None)
+            g_end = nxt is None
+            gbuf = gbuf + nxt if nxt is not None else gbuf
+        while len(sbuf) < chunk and not s_end:
+            nxt = next(ss, None)
+            s_end = nxt is None
+            sbuf = sbuf + nxt if nxt is not None else sbuf
+        n = min(chunk, len(gbuf), len(sbuf))
+        if n == 0:
+            if gbuf or sbuf or k == 0:  # different numbers of blocks, or none
+                raise _Regroup
+            return
+        yield k, gbuf[:n], sbuf[:n]
+        del gbuf[:n], sbuf[:n]
+        k += n
 
 
 def _collect(results: Iterable[list[tuple] | None], collector, progress) -> float:
@@ -257,7 +322,7 @@ def smatch_files(gold: str, system: str, *, config: "AlignConfig | None" = None,
     if gfmt == sfmt == "amr" and STDIN not in (gold, system):
         col = collector()
         labels = (_label(gold), _label(system))
-        tasks = ((config, keep, keep_records, labels, items) for items in chunked(_block_items(gold, system), chunk))
+        tasks = ((config, keep, keep_records, labels, items) for items in _block_chunks(gold, system, chunk))
         try:
             bound = _collect(executor.map(_score_blocks, tasks), col, progress)
         except _Regroup:

@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # numpy and the metrics load when a command scores
     from ..metrics.coref.score import CorefResult, DocumentScore
     from ..model.clusters import CorefDocument
 
-DOCUMENT_FORMATS = ("conll", "jsonl", "scico")
+DOCUMENT_FORMATS = ("conll", "jsonl", "scorch", "scico")
 """Formats ``mrkit coref`` reads documents from (``auto``: guessed)."""
 
 CONLL_METRICS = ("muc", "bcub", "ceafe")
@@ -100,10 +100,12 @@ def check_stdin(*paths: str | None) -> None:
         raise MrkitError("standard input ('-') can be read only once: give '-' for one file at most")
 
 
-def read_documents(path: str | os.PathLike, fmt: str | None = "auto") -> list["CorefDocument"]:
-    """Documents of a column file, a jsonlines file or a SciCo file (``fmt``: auto,
-    conll, jsonl/jsonlines, scico; auto guesses from suffix and content, else conll);
-    ``-`` is standard input."""
+def read_documents(path: str | os.PathLike, fmt: str | None = "auto", unclosed: str = "error"
+                   ) -> list["CorefDocument"]:
+    """Documents of a column file, a jsonlines file, a SciCo file or scorch JSON (a file
+    or a directory) (``fmt``: auto, conll, jsonl/jsonlines, scico, scorch; auto guesses
+    from suffix and content, a directory is scorch's, else conll); ``-`` is standard
+    input."""
     from ..codecs.registry import COREF_CODECS, guess_coref_format
 
     fmt = _format_name(fmt)
@@ -111,8 +113,9 @@ def read_documents(path: str | os.PathLike, fmt: str | None = "auto") -> list["C
         raise ValueError(f"unknown format {fmt!r}")
     with _Source(path) as src:
         if fmt == "auto":
-            fmt = guess_coref_format(src.name, src.head(), DOCUMENT_FORMATS) or "conll"
-        items = COREF_CODECS[fmt].read(src.path)
+            fmt = "scorch" if os.path.isdir(src.path) else (
+                guess_coref_format(src.name, src.head(), DOCUMENT_FORMATS) or "conll")
+        items = COREF_CODECS[fmt].read(src.path, *((unclosed,) if fmt == "conll" else ()))
         if fmt == "scico":
             items = [t.document() for t in items]
         return src.rename(items)
@@ -156,14 +159,15 @@ def _check(metrics: Sequence[str] | None, average: str) -> tuple[str, ...]:
     return check_choices(metrics, average)
 
 
-def _score_chunk(pairs: list, names: tuple[str, ...], keep_singletons: bool, repeated: str) -> list:
+def _score_chunk(pairs: list, names: tuple[str, ...], keep_singletons: bool, repeated: str,
+                 remove_nested: bool = False) -> list:
     """(document score, CoNLL row) of every (key, response) pair of a chunk."""
     from ..metrics.coref.score import score_pair
 
     wanted = names + tuple(m for m in CONLL_METRICS if m not in names)
     out = []
     for k, r in pairs:
-        d = score_pair(k, r, wanted, keep_singletons, repeated)
+        d = score_pair(k, r, wanted, keep_singletons, repeated, remove_nested)
         row = [x for m in CONLL_METRICS
                for x in (d.counts[m].r_num, d.counts[m].r_den, d.counts[m].p_num, d.counts[m].p_den)]
         d.counts = {m: d.counts[m] for m in names}
@@ -178,19 +182,23 @@ def _serial():
 
 
 def score_pairs(pairs: Sequence[tuple], executor=None, *, keep_singletons: bool = True, repeated: str = "first",
-                average: str = "micro", metrics: Sequence[str] | None = None
+                average: str = "micro", metrics: Sequence[str] | None = None, remove_nested: bool = False
                 ) -> tuple["CorefResult", list[list[float]]]:
     """Score paired (key, response) documents through ``executor`` (default: serial):
     the :class:`~mrkit.metrics.coref.score.CorefResult` and every document's CoNLL row."""
     from ..metrics.coref.score import CorefResult
 
     names = _check(metrics, average)
-    fn = partial(_score_chunk, names=names, keep_singletons=keep_singletons, repeated=repeated)
+    fn = partial(_score_chunk, names=names, keep_singletons=keep_singletons, repeated=repeated,
+                 remove_nested=remove_nested)
     docs, rows = [], []
     for d, row in stream(fn, pairs, executor if executor is not None else _serial()):
         docs.append(d)
         rows.append(row)
-    return (CorefResult(docs, names, average, {"keep_singletons": keep_singletons, "repeated": repeated}), rows)
+    options = {"keep_singletons": keep_singletons, "repeated": repeated}
+    if remove_nested:
+        options["remove_nested"] = True
+    return (CorefResult(docs, names, average, options), rows)
 
 
 def score_documents(keys: Sequence["CorefDocument"], responses: Sequence["CorefDocument"], executor=None, *,
@@ -275,15 +283,15 @@ def coref_corpus(coref: "CorefResult", rows: Sequence[Sequence[float]], keep_rec
 
 
 def score_coref(key: str, response: str, executor=None, *, fmt: str = "auto", keep_records: bool = False,
-                per_document: bool = False, empty_key_error: bool = True, keys: list | None = None, **options
-                ) -> tuple["CorefResult", "CorpusResult"]:
+                per_document: bool = False, empty_key_error: bool = True, keys: list | None = None,
+                unclosed: str = "error", **options) -> tuple["CorefResult", "CorpusResult"]:
     """``mrkit coref KEY RESPONSE``: read, pair by id, score through ``executor``
     (``keys``: the key's documents when already read, e.g. for a second response)."""
     if keys is None:
-        keys = read_documents(key, fmt)
+        keys = read_documents(key, fmt, unclosed)
     if empty_key_error and not keys:  # nothing to score is not a perfect score
         raise InputError("holds no document: nothing to score", key)
-    coref, rows = score_documents_rows(keys, read_documents(response, fmt), executor,
+    coref, rows = score_documents_rows(keys, read_documents(response, fmt, unclosed), executor,
                                        response_file=os.fspath(response), **options)
     return coref, coref_corpus(coref, rows, keep_records, per_document)
 
@@ -314,7 +322,8 @@ def score_topics(gold: Sequence, system: Sequence, executor=None, *, keep_single
 
 
 def _score_topics(gold, system, executor, *, keep_singletons: bool = False, repeated: str = "first",
-                  system_file: str | None = None):
+                  system_file: str | None = None, extras: Sequence[str] = (), pair_scores: dict | None = None,
+                  pair_scores_file: str | None = None):
     from ..metrics.coref.hierarchy import HierarchyResult, pair_topics
 
     executor = executor if executor is not None else _serial()
@@ -322,7 +331,89 @@ def _score_topics(gold, system, executor, *, keep_singletons: bool = False, repe
     scores = list(stream(_topic_chunk, pairs, executor, size=8))
     coref, _ = score_pairs([(g.document(), s.document()) for g, s in pairs], executor,
                            keep_singletons=keep_singletons, repeated=repeated)
-    return HierarchyResult(scores, coref, {"keep_singletons": keep_singletons, "repeated": repeated})
+    options = {"keep_singletons": keep_singletons, "repeated": repeated}
+    return HierarchyResult(scores, coref, options,
+                           extra_scores(pairs, extras, executor, pair_scores, pair_scores_file,
+                                        keep_singletons=keep_singletons, repeated=repeated))
+
+
+EXTRA_SCORES = ("auroc", "common_ancestor", "components", "within_document")
+"""SciCo's further scores (``mrkit hierarchy --auroc/--common-ancestor/--components``)."""
+
+
+def extra_scores(pairs: Sequence[tuple], extras: Sequence[str], executor=None, pair_scores: dict | None = None,
+                 pair_scores_file: str | None = None, **coref_options) -> dict:
+    """The further scores of paired topics: ``auroc`` (one-hot classes of the system's
+    structure, as SciCo's code), ``auroc_scores`` (from a pair scorer's probabilities,
+    when ``pair_scores`` is given), ``common_ancestor``, ``components`` (coreference on
+    the connected components of the hierarchy), ``within_document`` (coreference of each
+    document of a topic alone: the within-document part of the cross-document score)."""
+    out: dict = {}
+    for name in extras:
+        if name not in EXTRA_SCORES:
+            raise ValueError(f"unknown score {name!r} (choose from {', '.join(EXTRA_SCORES)})")
+    if "auroc" in extras:
+        from ..metrics.coref.auroc import structure_auroc
+
+        out["auroc"] = structure_auroc(pairs).to_dict()
+    if pair_scores is not None:
+        from ..metrics.coref.auroc import scores_auroc
+
+        check_pair_scores(pairs, pair_scores, pair_scores_file, need=("none", "coref", "parent", "child"))
+        out["auroc_scores"] = scores_auroc(pairs, pair_scores).to_dict()
+    if "common_ancestor" in extras:
+        from ..metrics.coref.ancestor import common_ancestor
+
+        out["common_ancestor"] = common_ancestor(pairs).to_dict()
+    if "components" in extras:
+        from ..metrics.coref.components import component_topic
+
+        coref, _ = score_pairs([(component_topic(g).document(), component_topic(s).document()) for g, s in pairs],
+                               executor, **coref_options)
+        out["components"] = coref.to_dict()["scores"]
+    if "within_document" in extras:
+        from ..metrics.coref.components import split_by_document
+
+        docs = [p for g, s in pairs for p in split_by_document(g, s)]
+        coref, _ = score_pairs(docs, executor, **coref_options)
+        out["within_document"] = {"documents": len(docs), **coref.to_dict()["scores"]}
+    return out
+
+
+def check_pair_scores(pairs: Sequence[tuple], table: dict, file: str | None, need: Sequence[str] = ()) -> None:
+    """Every scored pair names mentions of its topic, and the ``need`` columns are there."""
+    from ..metrics.coref.pairs import mention_list
+
+    known = {g.id: len(mention_list(g)) for g, _ in pairs}
+    for tid, scored in table.items():
+        n = known.get(tid)
+        if n is None:
+            continue  # a topic not scored (another subset)
+        for (i, j), values in scored.items():
+            if i >= n or j >= n:
+                raise InputError(f"pair ({i}, {j}) names a mention the topic does not have ({n} mentions)",
+                                 file, None, tid, unit="topic")
+            missing = [c for c in need if c not in values]
+            if missing:
+                raise InputError(f"no {', '.join(missing)} column (needed here)", file)
+
+
+def select_topics(topics: Sequence, subset: str | None, file: str | None = None) -> list:
+    """The topics of a SciCo subset, as SciCo's ``evaluate.py GOLD SYSTEM FIELD``:
+    ``FIELD`` keeps the topics whose field is true (``hard_10``, ``hard_20``),
+    ``FIELD=VALUE`` those whose field, written as text, is VALUE (``source=curated``).
+    No topic left is an error."""
+    if not subset:
+        return list(topics)
+    field_, sep, value = subset.partition("=")
+    if sep:
+        kept = [t for t in topics if field_ in t.fields and str(t.fields[field_]) == value]
+    else:
+        kept = [t for t in topics if t.fields.get(field_) is True]
+    if not kept:
+        raise InputError(f"no topic is in the subset {subset!r} (field {field_!r}"
+                         f"{' = ' + repr(value) if sep else ' true'})", file)
+    return kept
 
 
 def hierarchy_corpus(result: "HierarchyResult", keep_records: bool = False,
@@ -349,7 +440,8 @@ def hierarchy_corpus(result: "HierarchyResult", keep_records: bool = False,
 
 
 def score_hierarchy(gold: str, system: str, executor=None, *, warn=None, keep_records: bool = False,
-                    per_topic: bool = False, gold_topics: list | None = None,
+                    per_topic: bool = False, gold_topics: list | None = None, subset: str | None = None,
+                    extras: Sequence[str] = (), pair_scores: str | None = None,
                     **options) -> tuple["HierarchyResult", "CorpusResult"]:
     """``mrkit hierarchy GOLD SYSTEM``: read, pair topics by id, score through ``executor``
     (``gold_topics``: the gold file's topics when already read)."""
@@ -357,12 +449,51 @@ def score_hierarchy(gold: str, system: str, executor=None, *, warn=None, keep_re
     s = read_topics(system, warn)
     if not g:  # nothing to score is not a perfect score
         raise InputError("holds no topic: nothing to score", gold)
-    result = _score_topics(g, s, executor, system_file=os.fspath(system), **options)
+    if subset:  # SciCo: gold topics of the subset, the system's topics of those ids
+        g = select_topics(g, subset, os.fspath(gold))
+        ids = {t.id for t in g}
+        s = [t for t in s if t.id in ids]
+    table = None
+    if pair_scores is not None:
+        from ..codecs.pair_scores import read_pair_scores
+
+        table = read_pair_scores(pair_scores)
+    result = _score_topics(g, s, executor, system_file=os.fspath(system), extras=extras, pair_scores=table,
+                           pair_scores_file=os.fspath(pair_scores) if pair_scores is not None else None,
+                           **options)
+    return result, hierarchy_corpus(result, keep_records, per_topic)
+
+
+def _bridging_chunk(pairs: list, align: bool, kinds: tuple) -> list:
+    from ..metrics.coref.bridging import bridging_topics
+
+    return [bridging_topics(g, s, align=align, kinds=kinds) for g, s in pairs]
+
+
+def score_bridging(gold_chains: str, gold_amr: str, system_chains: str, system_amr: str, executor=None, *,
+                   align: bool = True, kinds: Sequence[str] = ("set-member", "part-whole"),
+                   keep_records: bool = False, per_topic: bool = False, **options
+                   ) -> tuple["HierarchyResult", "CorpusResult"]:
+    """``mrkit hierarchy --amr``: MS-AMR bridging relations (set-member, part-whole)
+    between chains scored with SciCo's hierarchy metrics, documents paired by position,
+    the sentence alignments run through ``executor``."""
+    golds = read_chain_documents(gold_chains, gold_amr)
+    systems = read_chain_documents(system_chains, system_amr)
+    if len(golds) != len(systems):
+        raise InputError(f"gold has {len(golds)} documents, system {len(systems)}", system_chains)
+    if not golds:
+        raise InputError("holds no document: nothing to score", gold_chains)
+    fn = partial(_bridging_chunk, align=align, kinds=tuple(kinds))
+    executor = executor if executor is not None else _serial()
+    pairs = list(stream(fn, list(zip(golds, systems)), executor, size=1))
+    result = _score_topics([g for g, _ in pairs], [s for _, s in pairs], executor, system_file=system_chains,
+                           **options)
     return result, hierarchy_corpus(result, keep_records, per_topic)
 
 
 __all__ = [
     "CONLL_COLUMNS", "DOCUMENT_FORMATS", "chain_pairs", "conll_reduce", "coref_corpus", "hierarchy_corpus",
     "read_chain_documents", "read_documents", "read_topics", "score_chain_files", "score_coref",
-    "score_coref_amr", "score_documents", "score_files", "score_hierarchy", "score_pairs", "score_topics",
+    "score_bridging", "score_coref_amr", "score_documents", "score_files", "score_hierarchy", "score_pairs",
+    "score_topics",
 ]

@@ -109,22 +109,32 @@ busy 2-core machine, workers were slower than one process (wsj EDS 89 pairs 1.4 
 -j 1, 2.0-3.0 s with -j 2; lpps 500 pairs 2.8 s vs 4.9 s).  Smatch on files decides by the
 gold file's size instead (:data:`mrkit.pipeline.amr.PARALLEL_MIN_BYTES`)."""
 
-EXECUTORS: dict[str, type] = {"serial": SerialExecutor, "processes": ProcessExecutor}
+from .dask_executor import DaskExecutor  # noqa: E402 (dask itself loads only when a cluster starts)
+
+EXECUTORS: dict[str, type] = {"serial": SerialExecutor, "processes": ProcessExecutor, "dask": DaskExecutor}
 KINDS = ("auto", *EXECUTORS)
 
 
-def make_executor(kind: str = "auto", workers: int = 0, *, parallel_worth_it: bool = False) -> Executor:
+def make_executor(kind: str = "auto", workers: int = 0, *, parallel_worth_it: bool = False,
+                  scheduler: str | None = None, client: Any = None) -> Executor:
     """The executor the caller asked for.
 
     ``kind``: ``serial``, ``processes`` or ``auto``; ``workers``: processes (0 = every
     core).  ``auto`` with ``workers`` 0 runs serially unless the caller knows the input is
     large enough for processes to pay (``parallel_worth_it``): the default is never slower
     than one worker.  ``auto`` with ``workers`` 1 is serial, with more it is processes.
+    ``dask``: a Dask cluster (:class:`~mrkit.runtime.dask_executor.DaskExecutor`): the one at
+    ``scheduler`` (an address), the caller's ``client``, or a local cluster of ``workers``
+    processes; ``auto`` with a ``scheduler`` or a ``client`` is ``dask``.
     """
     if workers < 0:
         raise MrkitError(f"-j/--workers must be 0 (automatic) or a positive number, not {workers}")
     if kind not in KINDS:
         raise MrkitError(f"unknown executor {kind!r} (one of {', '.join(KINDS)})")
+    if (scheduler or client is not None) and kind not in ("auto", "dask"):
+        raise MrkitError(f"--scheduler is an address of a dask cluster: it needs --executor dask, not {kind}")
+    if kind == "dask" or (kind == "auto" and (scheduler or client is not None)):
+        return DaskExecutor(workers, scheduler=scheduler, client=client)
     if kind == "auto":
         if workers == 1 or (workers == 0 and not parallel_worth_it) or (os.cpu_count() or 1) == 1 and workers == 0:
             return SerialExecutor()

@@ -46,6 +46,20 @@ def new_pool(workers: int) -> Iterator:
     try:
         yield pool
     except BaseException:
+        # first stop the pool's worker handler: it replaces dead workers, and a worker forked
+        # after the kill below waits forever for the task-queue lock a killed worker held, and
+        # the interpreter's exit then waits forever for it (seen as a parent hung after an
+        # input error with -j 2, one run in four)
+        from multiprocessing.pool import TERMINATE
+
+        handler = getattr(pool, "_worker_handler", None)
+        if handler is not None:
+            handler._state = TERMINATE
+            try:
+                pool._change_notifier.put(None)  # wake it up: it sees TERMINATE and leaves
+            except Exception:
+                pass
+            handler.join(5)
         for proc in list(getattr(pool, "_pool", ())):
             try:
                 proc.kill()

@@ -132,7 +132,10 @@ def test_merge_ne_keeps_names_and_specific_type():
     doc = Document("d", s, [Chain("rel-0", [Mention(0, "p"), Mention(1, "t")])])
     g = build(doc, "merge-ne")
     head = g.nodes["s1.p"]
-    assert head.label == "person" and head.property_values("additional-type") == ["thing"]
+    # issue 17: the other type stays a node under :additional-type (as IBM's docAMR writes it)
+    assert head.label == "person" and head.property_values("additional-type") == []
+    assert [(e.source, e.target) for e in g.edges if e.label == "additional-type"] == [("s1.p", "s2.t")]
+    assert g.nodes["s2.t"].label == "thing" and not g.nodes["s2.t"].properties
     assert head.property_values("wiki") == ["Q1"]
     assert [e.target for e in g.edges if e.source == "s1.p" and e.label == "name"] == ["s1.n"]
     assert "s2.n" not in g.nodes and any(e.source == "s1.p" and e.label == "mod" for e in g.edges)

@@ -43,10 +43,47 @@ class NgramStats:
     length: int
 
 
-def graph_ngrams(lg: LabelledGraph, k: int = 3) -> NgramStats:
+def reachable_from_roots(lg: LabelledGraph) -> list[int]:
+    """The nodes the reference collects n-grams from, in its breadth-first order: from
+    every node without a parent (after its "-of" reversal; none: the top), following
+    edges forward."""
+    from collections import deque
+
+    out = lg.out_edges()
+    has_parent = [False] * len(lg.labels)
+    for _, _, t in lg.edges:
+        has_parent[t] = True
+    roots = [v for v in range(len(lg.labels)) if not has_parent[v]]
+    if not roots and lg.labels:
+        roots = [lg.tops[0] if lg.tops else 0]
+    seen = set(roots)
+    order = []
+    queue = deque(roots)
+    while queue:
+        v = queue.popleft()
+        order.append(v)
+        for _, t in out[v]:
+            if t not in seen:
+                seen.add(t)
+                queue.append(t)
+    return order
+
+
+def reference_view(graph: Graph) -> LabelledGraph:
+    """The labelled view as the reference reads a graph: every role ending in "-of" is an
+    inversion (``:consist-of`` too; the reference deletes the string "-of" and reverses
+    the edge)."""
+    return labelled_graph(graph, frozenset())
+
+
+def graph_ngrams(lg: LabelledGraph, k: int = 3, reference: bool = False) -> NgramStats:
+    """n-grams of a graph up to ``k``; ``reference``: only from the nodes reachable from
+    the parentless nodes (:func:`reachable_from_roots`), as the reference does."""
     out = lg.out_edges()
     grams: dict[int, Counter] = {n: Counter() for n in range(1, k + 1)}
-    for v, label in enumerate(lg.labels):
+    starts = reachable_from_roots(lg) if reference else range(len(lg.labels))
+    for v in starts:
+        label = lg.labels[v]
         grams[1][(label,)] += 1
         if k < 2:
             continue
@@ -99,27 +136,34 @@ def _bleu(stats: Sequence[tuple[NgramStats, NgramStats]], weights: Sequence[floa
     return bp * math.exp(logs)
 
 
-def _weights(k: int, weights: Sequence[float] | None) -> tuple[float, ...]:
+def _weights(k: int, weights: Sequence[float] | None, reference: bool = False) -> tuple[float, ...]:
     if weights is not None:
         return tuple(weights)
     if k not in (1, 2, 3):
         raise ValueError("SemBLEU k must be 1, 2 or 3")
+    if reference and k == 3:
+        return REFERENCE_WEIGHTS
     return (1.0 / k,) * k
 
 
+def _view(graph: Graph, reference: bool) -> LabelledGraph:
+    return reference_view(graph) if reference else labelled_graph(graph)
+
+
 def sembleu_pair(gold: Graph, system: Graph, k: int = 3,
-                 weights: Sequence[float] | None = None) -> float:
+                 weights: Sequence[float] | None = None, reference: bool = False) -> float:
     """Sentence-level SemBLEU of one pair."""
-    w = _weights(k, weights)
-    return _bleu([(graph_ngrams(labelled_graph(gold), len(w)),
-                   graph_ngrams(labelled_graph(system), len(w)))], w)
+    w = _weights(k, weights, reference)
+    return _bleu([(graph_ngrams(_view(gold, reference), len(w), reference),
+                   graph_ngrams(_view(system, reference), len(w), reference))], w)
 
 
-def sembleu_row(gold: Graph, system: Graph, k: int = 3) -> list[int]:
+def sembleu_row(gold: Graph, system: Graph, k: int = 3, reference: bool = False) -> list[int]:
     """The summable statistics of one pair up to n-grams of length ``k``: clipped
     matches of every order, system n-grams of every order, system length, gold length
     (what :func:`_bleu` sums over a corpus)."""
-    ref, hyp = graph_ngrams(labelled_graph(gold), k), graph_ngrams(labelled_graph(system), k)
+    ref = graph_ngrams(_view(gold, reference), k, reference)
+    hyp = graph_ngrams(_view(system, reference), k, reference)
     num, den = [0] * k, [0] * k
     for n in range(1, k + 1):
         counts = hyp.ngrams.get(n, Counter())
@@ -180,23 +224,31 @@ def bleu_reducer(weights: Sequence[float]):
 
 
 def sembleu_corpus(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 3,
-                   weights: Sequence[float] | None = None) -> tuple[float, list[float]]:
+                   weights: Sequence[float] | None = None,
+                   reference: bool = False) -> tuple[float, list[float]]:
     """Corpus SemBLEU and the sentence SemBLEU of every pair."""
     check_pairs(golds, systems)
-    w = _weights(k, weights)
-    stats = [(graph_ngrams(labelled_graph(g), len(w)), graph_ngrams(labelled_graph(s), len(w)))
+    w = _weights(k, weights, reference)
+    stats = [(graph_ngrams(_view(g, reference), len(w), reference),
+              graph_ngrams(_view(s, reference), len(w), reference))
              for g, s in zip(golds, systems)]
     return _bleu(stats, w), [_bleu([st], w) for st in stats]
 
 
 @register("sembleu", reduce=None, corpus="corpus BLEU of the summed n-gram counts and lengths")
 def sembleu_metric(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 3,
-                   weights: Sequence[float] | None = None, executor=None) -> MetricScores:
+                   weights: Sequence[float] | None = None, reference: bool = False,
+                   executor=None) -> MetricScores:
     """Per pair: sentence SemBLEU; corpus: corpus SemBLEU (not the mean of pairs), from
-    the summed rows of :func:`sembleu_row` by :func:`bleu_reducer`.  Pairs run in chunks
-    through ``executor`` (default: this process)."""
+    the summed rows of :func:`sembleu_row` by :func:`bleu_reducer`.  ``reference``: as
+    the reference computes it (n-grams of :func:`reference_view` from the nodes reachable
+    from the parentless ones; k = 3 weights 0.34/0.33/0.34).  Pairs run in chunks through
+    ``executor`` (default: this process)."""
     check_pairs(golds, systems)
-    w = _weights(k, weights)
-    rows = pair_rows(sembleu_row, golds, systems, executor, k=len(w))
+    w = _weights(k, weights, reference)
+    rows = pair_rows(sembleu_row, golds, systems, executor, k=len(w), reference=reference)
+    details = {"k": k, "weights": list(w)}
+    if reference:
+        details["reference"] = True
     return metric_scores("sembleu", rows, [g.id for g in golds], bleu_reducer(w), row_columns(len(w)),
-                         None, {"k": k, "weights": list(w)})
+                         None, details)

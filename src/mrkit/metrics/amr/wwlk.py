@@ -78,6 +78,9 @@ WEIGHT_LOW, WEIGHT_HIGH = 0.2, 0.35
 EDGE_WEIGHT = (WEIGHT_LOW + WEIGHT_HIGH) / 2
 """The mean edge weight (0.275); kept for callers that pass one weight for all labels."""
 
+DIRECTIONS = ("both", "fromout", "fromin")
+"""Where a node receives messages from (the reference's ``-communication_direction``)."""
+
 DRAWS = 16
 """Draws over which the expected distance matrix is taken (the reference's
 ``-stability_level 15``: its first matrix and 15 more)."""
@@ -157,7 +160,8 @@ class _Stack:
     and the neighbour entries of all nodes (see :func:`wl_embed_stack`)."""
 
     def __init__(self, graphs: Sequence[LabelledGraph], emb: Embeddings, dim: int,
-                 edge_weight: float | None, cache: dict[str, np.ndarray]) -> None:
+                 edge_weight: float | None, cache: dict[str, np.ndarray],
+                 direction: str = "both", role_weights: dict[str, float] | None = None) -> None:
         index: dict[str, int] = {}
         self.ids = np.asarray([index.setdefault(label, len(index)) for lg in graphs for label in lg.labels],
                               dtype=np.intp)
@@ -192,7 +196,10 @@ class _Stack:
                 roles.append(r)
             offset += len(lg.labels)
         S, T = np.asarray(heads, dtype=np.int64), np.asarray(tails, dtype=np.int64)
-        code = np.concatenate([(S * total + T) * 2, (T * total + S) * 2 + 1])
+        # entries: a node receives from its out-neighbours ("fromout", first half) and
+        # from its in-neighbours ("fromin", second half); "both" keeps both
+        halves = {"both": (0, 1), "fromout": (0,), "fromin": (1,)}[direction]
+        code = np.concatenate([((S * total + T) * 2, (T * total + S) * 2 + 1)[h] for h in halves])
         entry, inv = np.unique(code, return_inverse=True)
         self.order = np.argsort(inv, kind="stable")
         self.starts = np.searchsorted(inv[self.order], np.arange(len(entry)))
@@ -210,12 +217,17 @@ class _Stack:
         self._fixed = None  # the matrix when the weights do not depend on the draw
         self._buffers: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         if edge_weight is not None:
-            self.weights = None if not roles else np.full((2 * len(roles), 1), float(edge_weight))
+            self.weights = None if not roles else np.full((len(halves) * len(roles), 1), float(edge_weight))
         else:
             role_ids: dict[str, int] = {}
             rid = np.asarray([role_ids.setdefault(r, len(role_ids)) for r in roles], dtype=np.intp)
-            W = np.stack([edge_weights(r) for r in role_ids]) if role_ids else np.zeros((0, DRAWS))
-            self.weights = W[np.concatenate([rid, rid])] if roles else None
+            given = role_weights or {}
+            if role_ids and all(r in given for r in role_ids):  # every weight given: no draws
+                W = np.array([[float(given[r])] for r in role_ids])
+            else:
+                W = np.stack([np.full(DRAWS, float(given[r])) if r in given else edge_weights(r)
+                              for r in role_ids]) if role_ids else np.zeros((0, DRAWS))
+            self.weights = W[np.concatenate([rid] * len(halves))] if roles else None
         self.bounds = np.cumsum([0] + [len(lg.labels) for lg in graphs], dtype=np.int64)
         # graphs whose embedding differs between draws: with a label without a word
         # vector, or with an edge when the weights are drawn
@@ -380,13 +392,19 @@ def _too_large(g: Graph, n: int, m: int) -> InputError:
 
 def wwlk_scores(golds: Sequence[Graph], systems: Sequence[Graph], emb: Embeddings, k: int = 2,
                 edge_to_node: bool = False, edge_weight: float | None = None, dim: int | None = None,
-                cache: dict[str, np.ndarray] | None = None) -> list[float]:
+                cache: dict[str, np.ndarray] | None = None, direction: str = "both",
+                role_weights: dict[str, float] | None = None) -> list[float]:
     """WWLK of aligned graph lists, embedded ``BATCH`` pairs at a time.
 
     ``edge_weight`` None: every edge label has its drawn weights (e2n: 1).  A graph that
     occurs more than once (same labels and edges, in the same order: its embedding is the
     same) is embedded once per batch; a pair of two such equal graphs scores 1 without
-    being embedded (every node is at expected distance 0 from its copy)."""
+    being embedded (every node is at expected distance 0 from its copy).  ``direction``:
+    where a node receives from (``both`` neighbours, ``fromout``: the targets of its
+    edges, ``fromin``: their sources; the reference's ``-communication_direction``);
+    ``role_weights``: fixed weights of edge labels (the others keep their draws)."""
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}, not {direction!r}")
     w = edge_weight if edge_weight is not None else (1.0 if edge_to_node else None)
     d = dim or _dim(emb)
     cache = {} if cache is None else cache
@@ -414,7 +432,7 @@ def wwlk_scores(golds: Sequence[Graph], systems: Sequence[Graph], emb: Embedding
         pairs = todo[start:start + BATCH]
         need = [ids[i] for i in pairs] + [ids[n + i] for i in pairs]
         slot = {u: j for j, u in enumerate(dict.fromkeys(need))}  # distinct graphs, in order
-        stack = _Stack([views[u] for u in slot], emb, d, w, cache)
+        stack = _Stack([views[u] for u in slot], emb, d, w, cache, direction, role_weights)
         pos = np.array([slot[u] for u in need], dtype=np.int64)
         rows = np.stack([stack.bounds[pos], stack.bounds[pos + 1]], axis=1)
         size = len(pairs)
@@ -437,12 +455,21 @@ def wwlk_scores(golds: Sequence[Graph], systems: Sequence[Graph], emb: Embedding
     return per
 
 
-def _run(name: str, golds, systems, vectors, k: int, edge_to_node: bool, edge_weight) -> MetricScores:
+def _run(name: str, golds, systems, vectors, k: int, edge_to_node: bool, edge_weight,
+         direction: str = "both", edge_weights=None) -> MetricScores:
+    from ...codecs.vectors import read_edge_weights
+
     check_pairs(golds, systems)
+    role_weights = read_edge_weights(edge_weights) if edge_weights is not None else None
     emb = get_embeddings(vectors)
-    per = wwlk_scores(golds, systems, emb, k, edge_to_node, edge_weight)
-    return mean_scores(name, per, [g.id for g in golds],
-                       {"k": k, "edge_to_node": edge_to_node, "vectors": emb.name, "corpus": "mean of pairs"})
+    per = wwlk_scores(golds, systems, emb, k, edge_to_node, edge_weight, direction=direction,
+                      role_weights=role_weights)
+    details = {"k": k, "edge_to_node": edge_to_node, "vectors": emb.name, "corpus": "mean of pairs"}
+    if direction != "both":
+        details["direction"] = direction
+    if role_weights is not None:
+        details["edge_weights"] = len(role_weights)
+    return mean_scores(name, per, [g.id for g in golds], details)
 
 
 # WWLK embeds batches of distinct graphs together with the word vectors (one corpus-level
@@ -450,13 +477,18 @@ def _run(name: str, golds, systems, vectors, k: int, edge_to_node: bool, edge_we
 
 @register("wwlk", columns=MEAN_COLUMNS, reduce=mean_reduce, corpus="mean of pairs")
 def wwlk_metric(golds: Sequence[Graph], systems: Sequence[Graph], vectors=None, k: int = 2,
-                edge_weight: float | None = None) -> MetricScores:
-    """Per pair: 1 - Wasserstein distance (k = 2); corpus: mean of pairs."""
-    return _run("wwlk", golds, systems, vectors, k, False, edge_weight)
+                edge_weight: float | None = None, direction: str = "both",
+                edge_weights=None) -> MetricScores:
+    """Per pair: 1 - Wasserstein distance (k = 2); corpus: mean of pairs.  ``vectors``: a
+    GloVe text file of any dimension (the paper: 100d), ``direction``: ``both``,
+    ``fromout`` or ``fromin`` (the reference's ``-communication_direction``),
+    ``edge_weights``: learned edge-label weights (a file ``ROLE WEIGHT`` per line, or JSON
+    ``{"role": weight}``, or a mapping; :func:`mrkit.codecs.vectors.read_edge_weights`)."""
+    return _run("wwlk", golds, systems, vectors, k, False, edge_weight, direction, edge_weights)
 
 
 @register("wwlk-k3e2n", columns=MEAN_COLUMNS, reduce=mean_reduce, corpus="mean of pairs")
 def wwlk_k3e2n_metric(golds: Sequence[Graph], systems: Sequence[Graph], vectors=None, k: int = 3,
-                      edge_weight: float | None = None) -> MetricScores:
+                      edge_weight: float | None = None, direction: str = "both") -> MetricScores:
     """WWLK on the Levi graph (edges as nodes), k = 3, edge weights 1."""
-    return _run("wwlk-k3e2n", golds, systems, vectors, k, True, edge_weight)
+    return _run("wwlk-k3e2n", golds, systems, vectors, k, True, edge_weight, direction)

@@ -293,6 +293,9 @@ class HierarchyResult:
     topics: list[TopicScore]
     coref: CorefResult
     options: dict = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)
+    """Further scores asked for (``auroc``, ``auroc_scores``, ``common_ancestor``,
+    ``components``), each a dict, reported as they are."""
 
     def _sum(self, name: str) -> Counts:
         total = Counts()
@@ -340,6 +343,7 @@ class HierarchyResult:
             out[key] = {"micro": micro, "macro": macro}
         out["coref"] = self.coref.to_dict()["scores"]
         out["undefined"] = self.undefined
+        out.update(self.extra)
         if per_topic:
             out["per_topic"] = {t.id: {"hierarchy": t.hierarchy.to_dict(), "hierarchy50": t.hierarchy50.to_dict(),
                                        "path_ratio": list(t.path), "path_ratio_with_tn": list(t.path_tn)}

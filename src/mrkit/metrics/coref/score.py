@@ -51,11 +51,26 @@ class CorefResult:
     options: dict = field(default_factory=dict)
 
     def counts(self, metric: str) -> Counts | BlancCounts:
-        """The metric's counts summed over the documents."""
+        """The metric's counts summed over the documents (in document order, from 0; kept
+        once computed while the documents stay the same list of the same length)."""
+        memo = self.__dict__.setdefault("_sums", {})
+        key = (metric, id(self.documents), len(self.documents))
+        if key in memo:
+            return memo[key]
         docs = [d.counts[metric] for d in self.documents]
-        total = BlancCounts() if metric == "blanc" else Counts()
-        for c in docs:
-            total = total + c
+        if metric == "blanc":
+            total = BlancCounts()
+            for c in docs:
+                total = total + c
+        else:  # the fields summed as Counts.__add__ does, without an object per step
+            r_num = r_den = p_num = p_den = 0.0
+            for c in docs:
+                r_num += c.r_num
+                r_den += c.r_den
+                p_num += c.p_num
+                p_den += c.p_den
+            total = Counts(r_num, r_den, p_num, p_den)
+        memo[key] = total
         return total
 
     def prf(self, metric: str, average: str | None = None) -> tuple[float, float, float]:
@@ -135,10 +150,10 @@ class CorefResult:
 
 
 def score_pair(key: CorefDocument, response: CorefDocument, metrics: Sequence[str] = tuple(METRICS),
-               keep_singletons: bool = True, repeated: str = "first") -> DocumentScore:
+               keep_singletons: bool = True, repeated: str = "first", remove_nested: bool = False) -> DocumentScore:
     """Counts of every metric for one (key, response) pair of documents."""
-    kc = prepare(key, keep_singletons, repeated)
-    rc = prepare(response, keep_singletons, repeated)
+    kc = prepare(key, keep_singletons, repeated, remove_nested)
+    rc = prepare(response, keep_singletons, repeated, remove_nested)
     return DocumentScore(key.id, score_clusters(kc, rc, metrics))
 
 

@@ -58,6 +58,10 @@ class DocPairScore(PairScore):
     reentrancy: Subscore = field(default_factory=Subscore)
     constrained: bool = False
     coref_parts: dict[str, Subscore] = field(default_factory=lambda: {k: Subscore() for k in COREF_PARTS})
+    chains: dict = field(default_factory=dict)
+    """CoNLL-family counts (:mod:`.chains`) of the chains, mentions matched by the alignment."""
+    sentence_alignment: list | None = None
+    """With sentences aligned by text: the gold sentences (0-based) of every system sentence."""
 
     def to_dict(self) -> dict:
         """The pair's record (``--per-pair``)."""
@@ -66,7 +70,11 @@ class DocPairScore(PairScore):
                 "method": self.method, "bound": self.bound, "constrained": self.constrained,
                 "coref": self.coref.to_dict(),
                 "coref_parts": {k: v.to_dict() for k, v in self.coref_parts.items()},
-                "reentrancy": self.reentrancy.to_dict()}
+                "reentrancy": self.reentrancy.to_dict(),
+                "chains": {k: v.to_dict() for k, v in self.chains.items()},
+                **({"sentence_alignment": [[k + 1, [g + 1 for g in gs]]
+                                           for k, gs in enumerate(self.sentence_alignment)]}
+                   if self.sentence_alignment is not None else {})}
 
 
 def candidate_matrix(ga: Graph, gb: Graph, ta: Triples, tb: Triples) -> np.ndarray | None:
@@ -83,17 +91,28 @@ def candidate_matrix(ga: Graph, gb: Graph, ta: Triples, tb: Triples) -> np.ndarr
     cols = {k: c for c, k in enumerate(sorted({k for g in (ga, gb) for n in g.nodes.values()
                                                  for k in n.provenance}))}
     n_s = len(cols)
-    A = np.zeros((na, n_s + 1), dtype=np.float32)
-    B = np.zeros((nb, n_s + 1), dtype=np.float32)
+    # each node's sentences as a bit set (the root: a column of its own), in words of 63
+    # bits; two nodes are allowed when their sets share a bit.  Bit operations, not a
+    # matrix product: no BLAS threads on a busy machine, and exact.
+    words = n_s // 63 + 1
+    A = np.zeros((words, na), dtype=np.int64)
+    B = np.zeros((words, nb), dtype=np.int64)
+    everything = (1 << n_s) - 1
     for M, g, t, root in ((A, ga, ta, ra), (B, gb, tb, rb)):
         for i, v in enumerate(t.variables):
             if v == root:
-                M[i, n_s] = 1  # the root column: only root with root
+                mask = 1 << n_s  # the root column: only root with root
             elif g.nodes[v].provenance:
-                M[i, [cols[k] for k in g.nodes[v].provenance]] = 1
+                mask = 0
+                for k in g.nodes[v].provenance:
+                    mask |= 1 << cols[k]
             else:
-                M[i, :n_s] = 1  # sentence unknown: any sentence
-    allowed = (A @ B.T) > 0
+                mask = everything  # sentence unknown: any sentence
+            for w in range(words):
+                M[w, i] = (mask >> (63 * w)) & ((1 << 63) - 1)
+    allowed = np.zeros((na, nb), dtype=bool)
+    for w in range(words):
+        allowed |= np.bitwise_and.outer(A[w], B[w]) != 0
     if n_s == 0:  # no node has a known sentence: no constraint but root with root
         allowed[:, :] = True
         ia = [i for i, v in enumerate(ta.variables) if v == ra]
@@ -159,10 +178,11 @@ def coref_triples(g: Graph, t: Triples) -> dict[str, set[tuple]]:
 
 
 def reentrancy_triples(t: Triples) -> set[tuple]:
-    indeg: dict[int, int] = {}
-    for _, _, o in t.relations:
-        indeg[o] = indeg.get(o, 0) + 1
-    return {("rel", s, r, o) for s, r, o in t.relations if indeg[o] >= 2}
+    """The reentrant relations (:func:`mrkit.features.subscores.reentrant_relations`, the
+    definition of the sentence Reentrancies subscore)."""
+    from ...features.subscores import reentrant_relations
+
+    return {("rel", s, r, o) for s, r, o in reentrant_relations(t)}
 
 
 def _mapped(triple: tuple, m: np.ndarray) -> tuple | None:
@@ -181,8 +201,19 @@ def subscore(sel_a: set[tuple], sel_b: set[tuple], mapping: np.ndarray) -> Subsc
 
 
 def docsmatch_pair(gold: Graph, system: Graph, config: AlignConfig = AlignConfig(),
-                   index: int = 0) -> DocPairScore:
-    """Document Smatch of one pair of graphs (provenance already read)."""
+                   index: int = 0, align_sentences: bool = False) -> DocPairScore:
+    """Document Smatch of one pair of graphs (provenance already read).
+
+    ``align_sentences``: the system's sentences are aligned to the gold's by their text
+    (:mod:`.segmentation`), for a system that segments the text differently; the
+    alignment used is the result's ``sentence_alignment``."""
+    sentence_alignment = None
+    if align_sentences and is_document(gold) and is_document(system):
+        from .segmentation import align_sentences as align_by_text, regroup, sentence_texts
+
+        gold_texts = sentence_texts(gold)
+        sentence_alignment = align_by_text(gold_texts, sentence_texts(system))
+        system = regroup(system, sentence_alignment, len(gold_texts))
     ta, tb = triples(gold), triples(system)
     allowed = candidate_matrix(gold, system, ta, tb)
     res = align_triples(ta, tb, config, allowed)
@@ -194,8 +225,12 @@ def docsmatch_pair(gold: Graph, system: Graph, config: AlignConfig = AlignConfig
     for k in COREF_PARTS:
         coref.add(parts[k])
     reent = subscore(reentrancy_triples(ta), reentrancy_triples(tb), m)
+    from .chains import chain_counts
+
+    chains = chain_counts(gold, system, ta.variables, tb.variables, m)
     return DocPairScore(index, gold.id, res.score, len(ta), len(tb), res.certified, res.bound,
-                        res.method, mapping, coref, reent, allowed is not None, parts)
+                        res.method, mapping, coref, reent, allowed is not None, parts, chains,
+                        sentence_alignment)
 
 
 @dataclass

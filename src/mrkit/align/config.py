@@ -1,0 +1,36 @@
+"""The engine's settings, without numpy: :class:`AlignConfig` and the work a second buys.
+
+Kept apart from :mod:`mrkit.align.engine` so that the compiled Smatch path (which needs
+the settings but not the Python engine) starts without loading numpy's share of it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+ExactMode = Literal["auto", "always", "never"]
+
+
+@dataclass(frozen=True)
+class AlignConfig:
+    """How hard to search.
+
+    ``restarts``: random restarts of the hill-climber after the smart start.
+    ``seed``: seed of the random starts.  ``exact``: ``"auto"`` solves the ILP only when
+    the bound is not reached, ``"always"`` proves every pair with the ILP when the bound
+    is not reached and with no time limit, ``"never"`` reports the bound instead.
+    ``time_limit``: seconds per pair for the ILP in ``"auto"`` mode.
+    """
+
+    restarts: int = 4
+    seed: int = 0
+    exact: ExactMode = "auto"
+    time_limit: float | None = 10.0
+
+
+WORK_PER_SECOND = 3e7
+"""How ``time_limit`` maps to work: one second buys this many steps (a step is about one
+move evaluation of the climber per incident edge, one inner step of an assignment, one
+simplex iteration per row and column of the LP; see :class:`~mrkit.align.engine.Budget`).  Calibrated once
+on one core of the development machine (2 cores, shared) and fixed: the outcome of a
+limited pair depends on the work done, never on the clock or the machine's load."""

@@ -1,0 +1,658 @@
+/*
+ * mrkit.features._triples: the compiled Smatch feature step of the common case.
+ *
+ *   code_pair(gold_block, system_block, keep) -> (id, n_gold, n_system, codes) | None
+ *
+ * Reads one PENMAN block of the gold file and one of the system file (each holding one
+ * graph: comments, then the graph, then comments) straight into the integer-coded
+ * Smatch triples of the pair, with no Python object per node or triple:
+ *
+ *   instance (v, concept), attribute (v, role, constant), relation (v, role, w) with
+ *   inverted roles turned to their base direction (unless the role is in `keep`), one
+ *   top triple for the root; labels, roles and constants lower-cased; duplicates once.
+ *
+ * That is exactly what penman.py's parse_block + features/triples.py's triples compute
+ * (see there for the conventions), for the subset of PENMAN it accepts. Anything else --
+ * a character outside printable ASCII in the graph, a control character, an unexpected
+ * token, a grammar error, a variable defined twice, more than one graph, an alignment
+ * index of more than 9 digits, an unusual metadata line -- gives None, and the caller
+ * takes the general path (which also reports errors). The result never differs from the
+ * general path's: tests/features/test_triples_compiled.py compares them.
+ *
+ * `id` is the gold graph's `# ::id` metadata value as penman.py reads it (None: no id
+ * key in the metadata). `n_gold`, `n_system`: the numbers of triples. `codes`: bytes of
+ * int64, the alignment problem for mrkit.align._kernel.smatch_stage:
+ *
+ *   nA, nB, nEa, nEb, nFa, nFb,
+ *   fa_ptr[nA + 1], fa[nFa], fb_ptr[nB + 1], fb[nFb],   unary features per node, sorted
+ *   ea[3 nEa], eb[3 nEb]                                 edges (source, target, label)
+ *
+ * Nodes are numbered in the order they are written (as the general path does); feature
+ * and label ids are shared by the two graphs of the pair.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ string table */
+
+typedef struct {
+    char *buf;            /* lower-cased (or verbatim) bytes of every string */
+    size_t len, cap;
+    int64_t *off;         /* per id: offset, length */
+    int32_t *slen;
+    int n, ncap;
+    int32_t *slots;       /* open addressing: id + 1, 0 = empty */
+    int nslots;
+} strtab;
+
+static uint64_t hash_bytes(const char *s, size_t n) {
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t k = 0; k < n; k++) { h ^= (unsigned char)s[k]; h *= 1099511628211ULL; }
+    return h;
+}
+
+static int st_init(strtab *t, int nslots, size_t cap) {
+    memset(t, 0, sizeof *t);
+    t->nslots = nslots;
+    t->slots = calloc((size_t)nslots, sizeof(int32_t));
+    t->cap = cap ? cap : 64;
+    t->buf = malloc(t->cap);
+    t->ncap = 64;
+    t->off = malloc(sizeof(int64_t) * t->ncap);
+    t->slen = malloc(sizeof(int32_t) * t->ncap);
+    return (t->slots && t->buf && t->off && t->slen) ? 0 : -1;
+}
+
+static void st_free(strtab *t) {
+    free(t->buf); free(t->off); free(t->slen); free(t->slots);
+}
+
+static int st_grow_slots(strtab *t) {
+    int ns = t->nslots * 2;
+    int32_t *s = calloc((size_t)ns, sizeof(int32_t));
+    if (!s) return -1;
+    for (int id = 0; id < t->n; id++) {
+        uint64_t h = hash_bytes(t->buf + t->off[id], (size_t)t->slen[id]);
+        int k = (int)(h & (uint64_t)(ns - 1));
+        while (s[k]) k = (k + 1) & (ns - 1);
+        s[k] = id + 1;
+    }
+    free(t->slots);
+    t->slots = s;
+    t->nslots = ns;
+    return 0;
+}
+
+/* id of the string s[0..n), or -3 when absent */
+static int st_find(const strtab *t, const char *s, size_t n) {
+    uint64_t h = hash_bytes(s, n);
+    int mask = t->nslots - 1, k = (int)(h & (uint64_t)mask);
+    while (t->slots[k]) {
+        int id = t->slots[k] - 1;
+        if ((size_t)t->slen[id] == n && memcmp(t->buf + t->off[id], s, n) == 0) return id;
+        k = (k + 1) & mask;
+    }
+    return -3;
+}
+
+/* id of the string s[0..n) (added if new); -1 on memory failure */
+static int st_id(strtab *t, const char *s, size_t n) {
+    if ((t->n + 1) * 2 > t->nslots && st_grow_slots(t) < 0) return -1;
+    uint64_t h = hash_bytes(s, n);
+    int mask = t->nslots - 1, k = (int)(h & (uint64_t)mask);
+    while (t->slots[k]) {
+        int id = t->slots[k] - 1;
+        if ((size_t)t->slen[id] == n && memcmp(t->buf + t->off[id], s, n) == 0) return id;
+        k = (k + 1) & mask;
+    }
+    if (t->len + n > t->cap) {
+        size_t cap = (t->len + n) * 2;
+        char *b = realloc(t->buf, cap);
+        if (!b) return -1;
+        t->buf = b;
+        t->cap = cap;
+    }
+    if (t->n == t->ncap) {
+        int nc = t->ncap * 2;
+        int64_t *o = realloc(t->off, sizeof(int64_t) * nc);
+        if (!o) return -1;
+        t->off = o;
+        int32_t *l = realloc(t->slen, sizeof(int32_t) * nc);
+        if (!l) return -1;
+        t->slen = l;
+        t->ncap = nc;
+    }
+    memcpy(t->buf + t->len, s, n);
+    t->off[t->n] = (int64_t)t->len;
+    t->slen[t->n] = (int32_t)n;
+    t->len += n;
+    t->slots[k] = t->n + 1;
+    return t->n++;
+}
+
+/* ------------------------------------------------------------------ lexer */
+
+enum { T_END, T_COMMENT, T_STRING, T_LPAREN, T_RPAREN, T_SLASH, T_ROLE, T_SYMBOL, T_ALIGN, T_BAD };
+
+typedef struct {
+    int kind;
+    const void *data;
+    Py_ssize_t n, pos;
+    int type;
+    Py_ssize_t a, b;    /* token text [a, b) */
+} lexer;
+
+/* [^\s"()/:~], \s as Python's str whitespace (DEL and ASCII controls are left to the
+ * general path) */
+static inline int name_char(Py_UCS4 c) {
+    if (c >= 128) return !Py_UNICODE_ISSPACE(c);
+    return c > ' ' && c < 127 && c != '"' && c != '(' && c != ')' && c != '/' && c != ':' && c != '~';
+}
+
+static inline int is_space(Py_UCS4 c) {
+    return c == ' ' || (c >= 9 && c <= 13) || (c >= 28 && c <= 31) || (c >= 128 && Py_UNICODE_ISSPACE(c));
+}
+
+static inline int is_digit(unsigned c) { return c >= '0' && c <= '9'; }
+
+/* next token; T_BAD for anything the fast path leaves to the general one */
+#define S(k) PyUnicode_READ(kind, data, (k))
+
+static void next_token(lexer *lx) {
+    const int kind = lx->kind;
+    const void *data = lx->data;
+    Py_ssize_t n = lx->n, p = lx->pos;
+    for (;;) {
+        if (p >= n) { lx->type = T_END; lx->pos = p; return; }
+        if (is_space(S(p))) { p++; continue; }
+        break;
+    }
+    Py_UCS4 c = S(p);
+    lx->a = p;
+    if (c == '#') {
+        /* to the end of the line; line breaks other than \n, \r and control characters
+         * are left to the general path (str.splitlines() would split there) */
+        p++;
+        while (p < n && S(p) != '\n' && S(p) != '\r') {
+            Py_UCS4 d = S(p);
+            if ((d < ' ' && d != '\t') || d == 0x7f || Py_UNICODE_ISLINEBREAK(d)) {
+                lx->type = T_BAD;
+                return;
+            }
+            p++;
+        }
+        lx->type = T_COMMENT;
+    } else if (c == '"') {
+        p++;
+        for (;;) {
+            if (p >= n || S(p) == '\n' || S(p) == '\r') { lx->type = T_BAD; return; }
+            Py_UCS4 d = S(p);
+            if (Py_UNICODE_ISLINEBREAK(d)) { lx->type = T_BAD; return; }   /* splitlines() splits */
+            if (d == '\\') {
+                if (p + 1 >= n || Py_UNICODE_ISLINEBREAK(S(p + 1))) { lx->type = T_BAD; return; }
+                p += 2;
+                continue;
+            }
+            p++;
+            if (d == '"') break;
+        }
+        lx->type = T_STRING;
+    } else if (c == '(') { p++; lx->type = T_LPAREN; }
+    else if (c == ')') { p++; lx->type = T_RPAREN; }
+    else if (c == '/') { p++; lx->type = T_SLASH; }
+    else if (c == ':') {
+        p++;
+        while (p < n && name_char(S(p))) p++;
+        lx->type = T_ROLE;
+    } else if (c == '~') {
+        /* '~' ([a-z] '.'?)? [0-9]+ (',' [0-9]+)*, each index at most 9 digits */
+        p++;
+        if (p < n && S(p) >= 'a' && S(p) <= 'z') {
+            p++;
+            if (p < n && S(p) == '.') p++;
+        }
+        for (;;) {
+            Py_ssize_t d0 = p;
+            while (p < n && is_digit(S(p))) p++;
+            if (p == d0 || p - d0 > 9) { lx->type = T_BAD; return; }
+            if (p + 1 < n && S(p) == ',' && is_digit(S(p + 1))) { p++; continue; }
+            break;
+        }
+        /* the general tokenizer would go on with a symbol glued to the marker: leave it */
+        if (p < n && (name_char(S(p)) || S(p) == '~')) { lx->type = T_BAD; return; }
+        lx->type = T_ALIGN;
+    } else if (name_char(c)) {
+        while (p < n && name_char(S(p))) p++;
+        lx->type = T_SYMBOL;
+    } else {
+        lx->type = T_BAD;
+        return;
+    }
+    lx->b = p;
+    lx->pos = p;
+}
+
+/* ------------------------------------------------------------------ graphs */
+
+typedef struct {
+    int32_t node;        /* owner */
+    Py_ssize_t ra, rb;   /* role text (without ':') */
+    int32_t child;       /* >= 0: the nested node */
+    Py_ssize_t va, vb;   /* else: constant token text, alignment removed */
+    int quoted;
+} branch_t;
+
+typedef struct {
+    int32_t n_nodes, n_br;
+    Py_ssize_t *var_a, *var_b, *con_a, *con_b;   /* variable, concept token */
+    branch_t *br;
+    int has_id;
+    PyObject *id;   /* the id value (new reference) or NULL */
+} graph_t;
+
+static void graph_free(graph_t *g) {
+    free(g->var_a); free(g->var_b); free(g->con_a); free(g->con_b); free(g->br);
+    Py_XDECREF(g->id);
+}
+
+/* the `id` metadata of one comment, as penman.py reads it: rpartition("::") from the
+ * right, key up to the first space, value rstripped; later ones (to the left) win.
+ * Returns 0, or -1 when the general path must decide (an unusual value). */
+static int comment_id(PyObject *block, int kind, const void *data, Py_ssize_t a, Py_ssize_t b, graph_t *g) {
+    Py_ssize_t end = b;
+    for (;;) {
+        Py_ssize_t p = -1;
+        for (Py_ssize_t k = end - 2; k >= a; k--)
+            if (S(k) == ':' && S(k + 1) == ':') { p = k; break; }
+        if (p < 0) return 0;
+        Py_ssize_t ka = p + 2, kb = ka;
+        while (kb < end && S(kb) != ' ') kb++;
+        if (kb - ka == 2 && S(ka) == 'i' && S(ka + 1) == 'd') {
+            Py_ssize_t va = kb < end ? kb + 1 : end, vb = end;
+            while (vb > va && (S(vb - 1) == ' ' || S(vb - 1) == '\t')) vb--;
+            if (vb > va && S(vb - 1) >= 127) return -1;   /* might be Unicode whitespace */
+            PyObject *v = PyUnicode_Substring(block, va, vb);
+            if (!v) return -2;
+            Py_XDECREF(g->id);
+            g->id = v;
+            g->has_id = 1;
+        }
+        end = p;
+    }
+}
+
+#define GROW(ptr, cap, n, type)                                              \
+    if ((n) >= (cap)) {                                                      \
+        size_t nc_ = (cap) * 2 + 16;                                         \
+        type *np_ = realloc((ptr), nc_ * sizeof(type));                      \
+        if (!np_) goto nomem;                                                \
+        (ptr) = np_;                                                         \
+        (cap) = nc_;                                                         \
+    }
+
+/* 1: read; 0: not for the fast path; -1: Python error set */
+static int read_graph(PyObject *block, graph_t *g, int want_id) {
+    memset(g, 0, sizeof *g);
+    if (!PyUnicode_Check(block) || PyUnicode_READY(block) < 0) return 0;
+    lexer lx = {PyUnicode_KIND(block), PyUnicode_DATA(block), PyUnicode_GET_LENGTH(block), 0, T_END, 0, 0};
+    size_t ncap = 0, bcap = 0, scap = 0;
+    int32_t *stack = NULL;
+    size_t sn = 0;
+    int r = 0;
+    next_token(&lx);
+    while (lx.type == T_COMMENT) {
+        if (want_id) {
+            int c = comment_id(block, lx.kind, lx.data, lx.a, lx.b, g);
+            if (c == -2) { r = -1; goto out; }
+            if (c < 0) goto out;
+        }
+        next_token(&lx);
+    }
+    if (lx.type != T_LPAREN) goto out;
+    for (;;) {
+        if (lx.type == T_LPAREN) {
+            /* '(' var '/' concept [alignment] */
+            next_token(&lx);
+            if (lx.type != T_SYMBOL) goto out;
+            Py_ssize_t va = lx.a, vb = lx.b;
+            next_token(&lx);
+            if (lx.type != T_SLASH) goto out;
+            next_token(&lx);
+            if (lx.type != T_SYMBOL && lx.type != T_STRING) goto out;
+            GROW(g->var_a, ncap, (size_t)g->n_nodes, Py_ssize_t);
+            /* the four node arrays share one capacity */
+            {
+                Py_ssize_t *t;
+                if (!(t = realloc(g->var_b, ncap * sizeof *t))) goto nomem;
+                g->var_b = t;
+                if (!(t = realloc(g->con_a, ncap * sizeof *t))) goto nomem;
+                g->con_a = t;
+                if (!(t = realloc(g->con_b, ncap * sizeof *t))) goto nomem;
+                g->con_b = t;
+            }
+            int32_t me = g->n_nodes++;
+            g->var_a[me] = va; g->var_b[me] = vb;
+            g->con_a[me] = lx.a; g->con_b[me] = lx.b;
+            if (sn > 0) g->br[g->n_br - 1].child = me;   /* the role written last in the parent */
+            GROW(stack, scap, sn, int32_t);
+            stack[sn++] = me;
+            next_token(&lx);
+            if (lx.type == T_ALIGN) next_token(&lx);
+        } else if (lx.type == T_RPAREN) {
+            sn--;
+            next_token(&lx);
+            if (sn == 0) break;
+        } else if (lx.type == T_ROLE) {
+            if (lx.b - lx.a < 2) goto out;
+            GROW(g->br, bcap, (size_t)g->n_br, branch_t);
+            branch_t *br = &g->br[g->n_br++];
+            br->node = stack[sn - 1];
+            br->ra = lx.a + 1; br->rb = lx.b;
+            br->child = -1;
+            br->quoted = 0;
+            next_token(&lx);
+            if (lx.type == T_ALIGN) next_token(&lx);
+            if (lx.type == T_SYMBOL || lx.type == T_STRING) {
+                br->va = lx.a; br->vb = lx.b;
+                br->quoted = lx.type == T_STRING;
+                next_token(&lx);
+                if (lx.type == T_ALIGN) next_token(&lx);
+                if (lx.type != T_ROLE && lx.type != T_RPAREN) goto out;
+            } else if (lx.type != T_LPAREN) {
+                goto out;
+            }
+        } else {
+            goto out;
+        }
+    }
+    while (lx.type == T_COMMENT) next_token(&lx);
+    if (lx.type != T_END) goto out;
+    r = 1;
+out:
+    free(stack);
+    return r;
+nomem:
+    free(stack);
+    PyErr_NoMemory();
+    return -1;
+}
+
+/* ------------------------------------------------------------------ coding */
+
+typedef struct { int64_t *v; size_t n, cap; } vec_t;
+
+static int vpush(vec_t *v, int64_t x) {
+    if (v->n == v->cap) {
+        size_t nc = v->cap * 2 + 64;
+        int64_t *p = realloc(v->v, nc * sizeof(int64_t));
+        if (!p) return -1;
+        v->v = p;
+        v->cap = nc;
+    }
+    v->v[v->n++] = x;
+    return 0;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_edge(const void *a, const void *b) {
+    const int64_t *x = a, *y = b;
+    for (int k = 0; k < 3; k++)
+        if (x[k] != y[k]) return (x[k] > y[k]) - (x[k] < y[k]);
+    return 0;
+}
+
+/* (source, target, label, position): by triple, then position */
+static int cmp_edge4(const void *a, const void *b) {
+    const int64_t *x = a, *y = b;
+    for (int k = 0; k < 4; k++)
+        if (x[k] != y[k]) return (x[k] > y[k]) - (x[k] < y[k]);
+    return 0;
+}
+
+#define FEAT(kind, s1, s2) (((int64_t)(kind) << 60) | ((int64_t)(s1) << 30) | (int64_t)(s2))
+#define MAX_ID ((1 << 30) - 1)
+
+/* the id of the text [a, b) of the block (ASCII), copied into tmp (grown as needed):
+ * lower-cased and unquoted (backslash escapes) when asked; interned, or only looked up
+ * (-3: absent). -1: memory. */
+/* text_id of a text with characters beyond ASCII: unquoted, lower-cased by str.lower()
+ * (full Unicode case mapping, as the general path), interned as UTF-8.  -2: Python error */
+static int text_id_unicode(strtab *t, int kind, const void *data, Py_ssize_t a, Py_ssize_t b, int unquote,
+                           int lower, int lookup_only) {
+    Py_UCS4 *buf = malloc(sizeof(Py_UCS4) * ((size_t)(b - a) + 1));
+    if (!buf) return -1;
+    Py_ssize_t n = 0;
+    for (Py_ssize_t k = a; k < b; k++) {
+        Py_UCS4 c = S(k);
+        if (unquote && c == '\\') c = S(++k);
+        buf[n++] = c;
+    }
+    PyObject *str = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buf, n);
+    free(buf);
+    if (!str) return -2;
+    if (lower) {
+        PyObject *low = PyObject_CallMethod(str, "lower", NULL);
+        Py_DECREF(str);
+        if (!low) return -2;
+        str = low;
+    }
+    Py_ssize_t len;
+    const char *u = PyUnicode_AsUTF8AndSize(str, &len);
+    int id = !u ? -2 : lookup_only ? st_find(t, u, (size_t)len) : st_id(t, u, (size_t)len);
+    Py_DECREF(str);
+    return id;
+}
+
+static int text_id(strtab *t, int kind, const void *data, Py_ssize_t a, Py_ssize_t b, int unquote,
+                   int lower, int lookup_only, char **tmp, size_t *tcap) {
+    size_t need = (size_t)(b - a) + 1;
+    if (need > *tcap) {
+        char *p = realloc(*tmp, need * 2);
+        if (!p) return -1;
+        *tmp = p;
+        *tcap = need * 2;
+    }
+    char *o = *tmp;
+    size_t n = 0;
+    if (unquote) { a++; b--; }
+    for (Py_ssize_t k = a; k < b; k++) {
+        Py_UCS4 c = S(k);
+        if (unquote && c == '\\') c = S(++k);
+        if (c >= 128) return text_id_unicode(t, kind, data, a, b, unquote, lower, lookup_only);
+        o[n++] = (char)(lower && c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+    return lookup_only ? st_find(t, o, n) : st_id(t, o, n);
+}
+
+/* the triples of one graph, coded: features per node (ptr, ids) and edges; returns the
+ * number of triples, -1 on memory failure, -2 when not for the fast path */
+static Py_ssize_t code_graph(PyObject *block, graph_t *g, strtab *words, PyObject *keep,
+                             vec_t *ptr, vec_t *feats, vec_t *edges, char **tmp, size_t *tcap) {
+    const int kind = PyUnicode_KIND(block);
+    const void *data = PyUnicode_DATA(block);
+    int n = g->n_nodes;
+    Py_ssize_t triples = 0;
+    strtab vars;
+    if (st_init(&vars, 64, 256) < 0) return -1;
+    Py_ssize_t rv = -1;
+    int32_t *first = malloc(sizeof(int32_t) * ((size_t)n + 1));   /* first feature of node */
+    vec_t nf = {0}, ne = {0};   /* (node, feature) pairs; edges */
+    if (!first) goto done;
+    /* variables: defined once each */
+    for (int i = 0; i < n; i++) {
+        int before = vars.n;
+        int id = text_id(&vars, kind, data, g->var_a[i], g->var_b[i], 0, 0, 0, tmp, tcap);
+        if (id < 0) goto done;
+        if (vars.n == before) { rv = -2; goto done; }   /* defined twice: an error */
+    }
+    /* instance triples and the top triple */
+    for (int i = 0; i < n; i++) {
+        int c = text_id(words, kind, data, g->con_a[i], g->con_b[i], 0, 1, 0, tmp, tcap);
+        if (c < 0) goto done;
+        if (vpush(&nf, i) < 0 || vpush(&nf, FEAT(1, c, 0)) < 0) goto done;
+        triples++;
+    }
+    if (n > 0) {
+        if (vpush(&nf, 0) < 0 || vpush(&nf, FEAT(3, 0, 0)) < 0) goto done;
+        triples++;
+    }
+    for (int k = 0; k < g->n_br; k++) {
+        branch_t *br = &g->br[k];
+        int role = text_id(words, kind, data, br->ra, br->rb, 0, 1, 0, tmp, tcap);
+        if (role < 0) goto done;
+        int target = br->child;
+        if (target < 0 && !br->quoted) {
+            /* a constant that names a variable of the graph is a relation */
+            int id = text_id(&vars, kind, data, br->va, br->vb, 0, 0, 1, tmp, tcap);
+            if (id == -1 || id == -2) goto done;
+            if (id >= 0) target = id;
+        }
+        if (target < 0) {
+            int v = text_id(words, kind, data, br->va, br->vb, br->quoted, 1, 0, tmp, tcap);
+            if (v < 0) goto done;
+            if (vpush(&nf, br->node) < 0 || vpush(&nf, FEAT(2, role, v)) < 0) goto done;
+            continue;
+        }
+        /* relation: an inverted role (ends in -of, has a base, not kept) turns around */
+        int src = br->node, tgt = target;
+        const char *rs = words->buf + words->off[role];
+        size_t rl = (size_t)words->slen[role];
+        if (rl > 3 && memcmp(rs + rl - 3, "-of", 3) == 0) {
+            int kept = 0;
+            for (Py_ssize_t q = 0; q < PyTuple_GET_SIZE(keep); q++) {
+                Py_ssize_t kl;
+                const char *ks = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(keep, q), &kl);
+                if (!ks) goto done;
+                if ((size_t)kl == rl && memcmp(ks, rs, rl) == 0) { kept = 1; break; }
+            }
+            if (!kept) {
+                memcpy(*tmp, rs, rl);   /* rs may move when the table grows */
+                int base = st_id(words, *tmp, rl - 3);
+                if (base < 0) goto done;
+                role = base;
+                src = target;
+                tgt = br->node;
+            }
+        }
+        if (vpush(&ne, src) < 0 || vpush(&ne, tgt) < 0 || vpush(&ne, role) < 0) goto done;
+    }
+    if (words->n > MAX_ID) { rv = -2; goto done; }
+    /* features: sorted and unique per node (duplicate attributes count once) */
+    {
+        /* counting sort by node, then sort each node's features */
+        size_t m = nf.n / 2;
+        for (int i = 0; i <= n; i++) first[i] = 0;
+        for (size_t k = 0; k < m; k++) first[nf.v[2 * k] + 1]++;
+        for (int i = 0; i < n; i++) first[i + 1] += first[i];
+        int64_t *f = malloc(sizeof(int64_t) * (m + 1));
+        int32_t *fill = malloc(sizeof(int32_t) * ((size_t)n + 1));
+        if (!f || !fill) { free(f); free(fill); goto done; }
+        for (int i = 0; i < n; i++) fill[i] = first[i];
+        for (size_t k = 0; k < m; k++) f[fill[nf.v[2 * k]]++] = nf.v[2 * k + 1];
+        free(fill);
+        size_t base = feats->n;
+        if (vpush(ptr, 0) < 0) { free(f); goto done; }
+        for (int i = 0; i < n; i++) {
+            int64_t *row = f + first[i];
+            int len = first[i + 1] - first[i];
+            qsort(row, (size_t)len, sizeof(int64_t), cmp_i64);
+            for (int q = 0; q < len; q++) {
+                if (q > 0 && row[q] == row[q - 1]) continue;
+                if (vpush(feats, row[q]) < 0) { free(f); goto done; }
+                if ((row[q] >> 60) == 2) triples++;   /* a distinct attribute */
+            }
+            if (vpush(ptr, (int64_t)(feats->n - base)) < 0) { free(f); goto done; }
+        }
+        free(f);
+    }
+    /* relations: distinct (source, target, label), each where it is first written (the
+     * order of the general path: the Lagrangian bound depends on it) */
+    {
+        size_t m = ne.n / 3;
+        int64_t *sorted = malloc(sizeof(int64_t) * 4 * (m + 1));
+        uint8_t *dup = calloc(m + 1, 1);
+        if (!sorted || !dup) { free(sorted); free(dup); goto done; }
+        for (size_t k = 0; k < m; k++) {
+            memcpy(sorted + 4 * k, ne.v + 3 * k, 3 * sizeof(int64_t));
+            sorted[4 * k + 3] = (int64_t)k;
+        }
+        qsort(sorted, m, 4 * sizeof(int64_t), cmp_edge4);
+        for (size_t k = 1; k < m; k++)
+            if (cmp_edge(sorted + 4 * k, sorted + 4 * (k - 1)) == 0) dup[sorted[4 * k + 3]] = 1;
+        free(sorted);
+        for (size_t k = 0; k < m; k++) {
+            if (dup[k]) continue;
+            if (vpush(edges, ne.v[3 * k]) < 0 || vpush(edges, ne.v[3 * k + 1]) < 0
+                || vpush(edges, ne.v[3 * k + 2]) < 0) { free(dup); goto done; }
+            triples++;
+        }
+        free(dup);
+    }
+    rv = triples;
+done:
+    free(first);
+    free(nf.v);
+    free(ne.v);
+    st_free(&vars);
+    return rv;
+}
+
+static PyObject *t_code_pair(PyObject *self, PyObject *args) {
+    PyObject *gold, *system, *keep;
+    if (!PyArg_ParseTuple(args, "UUO!", &gold, &system, &PyTuple_Type, &keep)) return NULL;
+    graph_t ga, gb;
+    int ra = read_graph(gold, &ga, 1);
+    if (ra <= 0) { graph_free(&ga); if (ra < 0) return NULL; Py_RETURN_NONE; }
+    int rb = read_graph(system, &gb, 0);
+    if (rb <= 0) { graph_free(&ga); graph_free(&gb); if (rb < 0) return NULL; Py_RETURN_NONE; }
+    PyObject *result = NULL;
+    strtab words;
+    vec_t pa = {0}, fa = {0}, ea = {0}, pb = {0}, fb = {0}, eb = {0};
+    char *tmp = NULL;
+    size_t tcap = 0;
+    if (st_init(&words, 256, 4096) < 0) { PyErr_NoMemory(); goto out; }
+    Py_ssize_t na = code_graph(gold, &ga, &words, keep, &pa, &fa, &ea, &tmp, &tcap);
+    if (na == -1) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto out; }
+    Py_ssize_t nb = na < 0 ? -2 : code_graph(system, &gb, &words, keep, &pb, &fb, &eb, &tmp, &tcap);
+    if (nb == -1) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto out; }
+    if (na < 0 || nb < 0) { result = Py_None; Py_INCREF(result); goto out; }
+    {
+        size_t total = 6 + pa.n + fa.n + pb.n + fb.n + ea.n + eb.n;
+        PyObject *codes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(total * sizeof(int64_t)));
+        if (!codes) goto out;
+        int64_t *o = (int64_t *)PyBytes_AS_STRING(codes);
+        o[0] = ga.n_nodes; o[1] = gb.n_nodes; o[2] = (int64_t)ea.n / 3; o[3] = (int64_t)eb.n / 3;
+        o[4] = (int64_t)fa.n; o[5] = (int64_t)fb.n;
+        size_t k = 6;
+#define PUT(x) if ((x).n) memcpy(o + k, (x).v, (x).n * sizeof(int64_t)); k += (x).n;
+        PUT(pa) PUT(fa) PUT(pb) PUT(fb) PUT(ea) PUT(eb)
+#undef PUT
+        PyObject *id = ga.id ? ga.id : Py_None;
+        result = Py_BuildValue("(OnnN)", id, na, nb, codes);
+    }
+out:
+    graph_free(&ga);
+    graph_free(&gb);
+    st_free(&words);
+    free(pa.v); free(fa.v); free(ea.v); free(pb.v); free(fb.v); free(eb.v);
+    free(tmp);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"code_pair", t_code_pair, METH_VARARGS,
+     "code_pair(gold_block, system_block, keep) -> (id, n_gold, n_system, codes) | None"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_triples",
+                                       "Compiled Smatch triples of a pair of PENMAN blocks, integer-coded.",
+                                       -1, methods};
+
+PyMODINIT_FUNC PyInit__triples(void) { return PyModule_Create(&moduledef); }

@@ -1,0 +1,199 @@
+"""The compiled path of `mrkit smatch` (features/_triples.c + align/_kernel.c smatch_stage)
+gives, pair by pair, exactly the general path's (id, matched, gold, system, certified):
+on every file pair of the shared AMR data, on the robustness files, and on generated
+graphs (renamed variables, reentrancies, inverted roles, attributes, quoted constants,
+duplicate triples, alignment markers, metadata)."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import shared_path
+from mrkit.align import AlignConfig
+from mrkit.errors import InputError
+from mrkit.pipeline.amr import _fast_path, smatch_files
+
+pytestmark = pytest.mark.skipif(_fast_path(AlignConfig(), frozenset(), False) is None,
+                                reason="compiled Smatch path not built")
+
+
+def _rows(gold, system, fast: bool, **kw):
+    old = os.environ.pop("MRKIT_NO_FAST_SMATCH", None)
+    try:
+        if not fast:
+            os.environ["MRKIT_NO_FAST_SMATCH"] = "1"
+        r = smatch_files(str(gold), str(system), **kw)
+    finally:
+        os.environ.pop("MRKIT_NO_FAST_SMATCH", None)
+        if old is not None:
+            os.environ["MRKIT_NO_FAST_SMATCH"] = old
+    return r
+
+
+def assert_same(gold, system, **kw):
+    try:
+        slow = _rows(gold, system, False, **kw)
+    except InputError as exc:
+        with pytest.raises(InputError) as info:
+            _rows(gold, system, True, **kw)
+        assert str(info.value) == str(exc)
+        return None
+    fast = _rows(gold, system, True, **kw)
+    assert fast.ids == slow.ids
+    np.testing.assert_array_equal(fast.table, slow.table)
+    np.testing.assert_array_equal(fast.certified, slow.certified)
+    assert fast.detail == slow.detail
+    return fast
+
+
+# ------------------------------------------------------------------ shared data
+
+AMR = "amr"
+PAIRS = [
+    ("bamboo/sick/main_src.test.amr", "bamboo/sick/main_tgt.test.amr"),
+    ("bamboo/sts/main_src.test.amr", "bamboo/sts/main_tgt.test.amr"),
+    ("parseeval-little-prince/gold.amr", "parseeval-little-prince/t5.amr"),
+    ("parseeval-little-prince/gold.amr", "parseeval-little-prince/bart.amr"),
+    ("parseeval-little-prince/original/qualitylp_abparser_src.test.amr",
+     "parseeval-little-prince/original/qualitylp_abparser_tgt.test.amr"),
+    ("alt-metrics-handmade/a.amr", "alt-metrics-handmade/b.amr"),
+    ("little-prince/amr-bank-struct-v1.6.txt", "little-prince/amr-bank-struct-v3.0.txt"),
+]
+SELF = [
+    "bio/amr-release-test-bio.txt", "bio/amr-release-dev-bio.txt",
+    "bio/amr-release-bio-v3.0.PARTIAL-first-graphs.txt", "qald9/qald-9-amr-train.txt",
+    "qald9/qald-9-amr-test.txt", "little-prince/amr-bank-struct-v1.6-test.txt",
+]
+
+
+@pytest.mark.parametrize("gold,system", PAIRS, ids=[p[0].split("/")[-1] + "~" + p[1].split("/")[-1] for p in PAIRS])
+def test_shared_pairs_score_the_same_both_ways(gold, system):
+    base = shared_path(AMR)
+    assert_same(base / gold, base / system)
+
+
+@pytest.mark.parametrize("name", SELF)
+def test_shared_files_against_themselves_and_a_perturbed_copy(name, tmp_path):
+    path = shared_path(AMR) / name
+    assert_same(path, path)
+    assert_same(path, _perturbed(path, tmp_path / "p.amr", seed=len(name)))
+
+
+def _perturbed(path: Path, out: Path, seed: int) -> Path:
+    """The file with some concepts, roles and constants changed (text-level, seeded)."""
+    rng = random.Random(seed)
+    text = path.read_text(encoding="utf-8")
+    words = text.split(" ")
+    for k, w in enumerate(words):
+        if w.startswith(":ARG") and rng.random() < 0.2:
+            words[k] = ":ARG" + str(rng.randrange(4)) + w[5:]
+        elif w.endswith("-01") and rng.random() < 0.2:
+            words[k] = w[:-3] + "-02"
+        elif w in ("-", "+") and rng.random() < 0.3:
+            words[k] = "+" if w == "-" else "-"
+    out.write_text(" ".join(words), encoding="utf-8")
+    return out
+
+
+def test_robustness_files_read_the_same_both_ways():
+    base = shared_path("robustness")
+    files = sorted(p for p in base.rglob("*") if p.is_file() and p.suffix in (".amr", ".txt", ".penman"))
+    good = shared_path(AMR) / "alt-metrics-handmade" / "a.amr"
+    assert files
+    for path in files:
+        for gold, system in ((path, path), (path, good), (good, path)):
+            assert_same(gold, system)
+
+
+def test_options_other_than_the_defaults_score_the_same(tmp_path):
+    base = shared_path(AMR)
+    gold, system = base / PAIRS[1][0], base / PAIRS[1][1]
+    for config in (AlignConfig(restarts=0), AlignConfig(seed=7), AlignConfig(time_limit=None),
+                   AlignConfig(exact="never"), AlignConfig(time_limit=1e-6)):
+        assert_same(gold, system, config=config)
+    assert_same(gold, system, keep=frozenset())
+
+
+# ------------------------------------------------------------------ generated graphs
+
+CONCEPTS = ["want-01", "boy", "girl", "Go-02", "name", '"Quoted Concept"', "dog", "see-01", "γ-Protein",
+            "İstanbul", "STRAẞE"]
+ROLES = [":ARG0", ":ARG1", ":ARG0-of", ":mod", ":consist-of", ":domain", ":Op1", ":ARG1-of", ":location"]
+CONSTS = ['"Ann"', '"a \\"b\\" c"', "-", "+", "1", "Dog", '"x y"', '"-"', "2.5", '"Ωmega"', "ΚΑΠΑ", '"\\é"']
+
+
+@st.composite
+def graphs(draw):
+    """A PENMAN graph: a random tree of up to 7 nodes, with constants, reentrancies
+    (also to the node itself and duplicates), inverted roles, alignment markers and
+    metadata lines, written in a random branch order."""
+    n = draw(st.integers(1, 7))
+    names = draw(st.permutations([f"v{k}" for k in range(n)]))
+    parent = [None] + [draw(st.integers(0, k - 1)) for k in range(1, n)]
+
+    def text(k: int) -> str:
+        head = f"({names[k]} / {draw(st.sampled_from(CONCEPTS))}"
+        if draw(st.booleans()):
+            head += f"~e.{draw(st.integers(0, 20))}"
+        branches = [f"{draw(st.sampled_from(ROLES))} {text(c)}" for c in range(n) if parent[c] == k]
+        for _ in range(draw(st.integers(0, 3))):
+            role = draw(st.sampled_from(ROLES))
+            if draw(st.booleans()):
+                value = draw(st.sampled_from(CONSTS)) + draw(st.sampled_from(["", "~e.3", "~1,2"]))
+            else:
+                value = names[draw(st.integers(0, n - 1))]
+            branches.append(f"{role} {value}")
+        order = draw(st.permutations(range(len(branches))))
+        sep = draw(st.sampled_from([" ", "\n      ", "\u00a0", " \r\n "]))
+        return sep.join([head] + [branches[i] for i in order]) + ")"
+
+    meta = draw(st.sampled_from(["", "# ::id g1\n", "# ::snt x ::id a b \n", "# ::id\n", "# c :: id x\n"]))
+    return meta + text(0)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                    HealthCheck.too_slow])
+@given(st.lists(st.tuples(graphs(), graphs()), min_size=1, max_size=4))
+def test_generated_graphs_score_the_same_both_ways(tmp_path, pairs):
+    gold, system = tmp_path / "g.amr", tmp_path / "s.amr"
+    gold.write_text("\n\n".join(a for a, _ in pairs) + "\n", encoding="utf-8")
+    system.write_text("\n\n".join(b for _, b in pairs) + "\n", encoding="utf-8")
+    assert_same(gold, system)
+    assert_same(gold, gold)
+
+
+def test_the_fast_path_takes_the_common_case(tmp_path, monkeypatch):
+    """Not a vacuous comparison: on plain graphs the compiled path is used."""
+    from mrkit.features import _triples
+
+    gold = "# ::id a\n(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))"
+    system = "(w2 / want-01 :ARG0 (g2 / girl) :arg1 (x / go-02 :ARG0-of w2 :polarity -))"
+    got = _triples.code_pair(gold, system, ("consist-of",))
+    assert got is not None
+    gid, n_gold, n_system, _codes = got
+    assert (gid, n_gold, n_system) == ("a", 7, 8)
+    assert _triples.code_pair("(a / b) (c / d)", system, ()) is None  # two graphs: general path
+    assert _triples.code_pair("(a / b :x)", system, ()) is None  # an error: general path
+    assert _triples.code_pair("(a / b :x \"c\u2028d\")", system, ()) is None  # a line break in a string
+    assert _triples.code_pair("(a / bΓ)", "(a / bγ)", ())[1:3] == (2, 2)  # Unicode: lower-cased as str.lower
+
+
+def test_workers_and_small_chunks_give_the_same_rows():
+    """The compiled path in worker processes, over chunks that cut the files anywhere."""
+    from mrkit.runtime.executor import ProcessExecutor
+
+    base = shared_path(AMR)
+    gold, system = base / PAIRS[2][0], base / PAIRS[2][1]
+    slow = _rows(gold, system, False)
+    with ProcessExecutor(2) as ex:
+        fast = smatch_files(str(gold), str(system), executor=ex, chunk=7)
+    assert fast.ids == slow.ids
+    np.testing.assert_array_equal(fast.table, slow.table)
+    np.testing.assert_array_equal(fast.certified, slow.certified)
