@@ -204,3 +204,64 @@ def test_detail_is_copied_beside_the_summary():
     detail["late"] = 1
     assert "late" not in r.to_dict()
     assert corpus_mod.MEASURES == ("precision", "recall", "f1")
+
+
+# ------------------------------------------------------------------ small tables in plain Python
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False), max_size=600))
+def test_pairwise_sum_has_the_bits_of_numpy(values):
+    """The plain-Python mean of a small table is numpy's: the same pairwise summation."""
+    assert corpus_mod.pairwise_sum(values) == float(np.sum(np.asarray(values, dtype=np.float64)))
+    if values:
+        assert corpus_mod.pairwise_sum(values) / len(values) == float(np.mean(np.asarray(values)))
+
+
+def _summary_through_numpy(rows, certified, reduce):
+    table = np.asarray(rows, dtype=np.float64).reshape(-1, 3)
+    return CorpusResult("m", table, reduce, [str(i) for i in range(len(rows))],
+                        np.asarray(certified, dtype=bool)).summary()
+
+
+counts = st.tuples(st.integers(0, 60), st.integers(0, 60), st.integers(0, 60)).map(
+    lambda t: (min(t[0], t[1], t[2]), t[1], t[2]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(counts, st.booleans()), max_size=300))
+def test_a_small_table_summarises_without_numpy_to_the_same_bits(items):
+    """A Collector that never filled a block keeps Python rows (RowTable); with integer
+    counts and prf_reduce its summary is plain Python, equal bit for bit to the numpy way."""
+    c = Collector("m", prf_reduce, 3, certified=True)
+    for i, (row, cert) in enumerate(items):
+        c.add(str(i), row, cert)
+    r = c.result()
+    assert isinstance(r.table, corpus_mod.RowTable)
+    got = r.summary()
+    want = _summary_through_numpy([row for row, _ in items], [cert for _, cert in items], prf_reduce)
+    assert got.keys() == want.keys()
+    for k in got:
+        assert got[k] == want[k] or (math.isnan(got[k]) and math.isnan(want[k])), k
+    assert r.column_sums() == tuple(float(x) for x in np.asarray(r.table).sum(axis=0))
+
+
+def test_a_small_table_of_fractions_takes_the_numpy_way():
+    c = Collector("m", prf_reduce, 3)
+    c.add("a", (0.5, 2, 1))
+    c.add("b", (1.25, 3, 2))
+    r = c.result()
+    assert r._plain() is None
+    assert r.f1 == pytest.approx(2 * 1.75 / 8)
+    assert r.table.shape == (2, 3) and r.table[1, 0] == 1.25 and np.asarray(r.table).dtype == np.float64
+
+
+def test_a_large_table_is_a_numpy_array():
+    c = Collector("m", prf_reduce, 3, certified=True)
+    for i in range(5000):
+        c.add(str(i), (1, 2, 2), True)
+    r = c.result()
+    assert isinstance(r.table, np.ndarray) and r.summary()["f1"] == 0.5 and r.certified_share == 1.0

@@ -25,11 +25,80 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-import numpy as np
-
+from ._lazy import np  # numpy on first use: see RowTable
 from .resampling import Reducer, bootstrap, paired_test
 
 MEASURES = ("precision", "recall", "f1")
+
+
+def pairwise_sum(values: Sequence[float], lo: int = 0, n: int | None = None) -> float:
+    """The sum of ``values[lo:lo + n]`` as numpy adds a contiguous float64 array (pairwise
+    summation: blocks of 8 partial sums up to 128 values, halves above), so that a mean
+    computed here has the bits of ``np.mean`` (tested against it)."""
+    if n is None:
+        n = len(values) - lo
+    if n < 8:
+        res = 0.0
+        for i in range(lo, lo + n):
+            res += values[i]
+        return res
+    if n <= 128:
+        r = list(values[lo:lo + 8])
+        i, stop = 8, n - n % 8
+        while i < stop:
+            for j in range(8):
+                r[j] += values[lo + i + j]
+            i += 8
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        for k in range(i, n):
+            res += values[lo + k]
+        return res
+    half = n // 2
+    half -= half % 8
+    return pairwise_sum(values, lo, half) + pairwise_sum(values, lo + half, n - half)
+
+
+class RowTable:
+    """A small table of per-pair rows kept as Python tuples (a corpus that never filled one
+    block of the :class:`Collector`).  It stands for the ``(pairs, k)`` float64 array: its
+    ``shape``, ``sum``, indexing and ``np.asarray`` give the array's (numpy is imported
+    then); ``column_sums`` is plain Python.  A corpus result whose rows are integer counts
+    and whose reducer has a plain-Python twin (``reduce.scalar``) computes its summary
+    without numpy, with the same bits (sums of integers are exact; means are
+    :func:`pairwise_sum`)."""
+
+    __slots__ = ("rows", "width", "_array")
+
+    def __init__(self, rows: list[tuple], width: int) -> None:
+        self.rows, self.width, self._array = rows, width, None
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (len(self.rows), self.width)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def array(self) -> "np.ndarray":
+        if self._array is None:
+            self._array = np.asarray(self.rows, dtype=np.float64).reshape(-1, self.width)
+        return self._array
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.array()
+        return a if dtype is None else a.astype(dtype)
+
+    def __getitem__(self, key):
+        return self.array()[key]
+
+    def sum(self, axis=None):
+        return self.array().sum(axis=axis)
+
+    def integral(self) -> bool:
+        return all(float(x).is_integer() for row in self.rows for x in row)
+
+    def column_sums(self) -> tuple[float, ...]:
+        return tuple(float(sum(row[j] for row in self.rows)) for j in range(self.width))
 
 
 @dataclass
@@ -57,18 +126,54 @@ class CorpusResult:
     def pairs(self) -> int:
         return int(self.table.shape[0])
 
+    def _plain(self):
+        """The plain-Python reducer when the summary can do without numpy (see
+        :class:`RowTable`), else None."""
+        scalar = getattr(self.reduce, "scalar", None)
+        if scalar is not None and isinstance(self.table, RowTable) and self.table.integral():
+            return scalar
+        return None
+
+    def column_sums(self) -> tuple[float, ...]:
+        """The sum of every column of :attr:`table` (plain Python for a small table)."""
+        if isinstance(self.table, RowTable) and self.table.integral():
+            return self.table.column_sums()
+        return tuple(float(x) for x in np.asarray(self.table).sum(axis=0))
+
     def _micro(self) -> dict[str, float]:
-        return {k: float(v) for k, v in self.reduce(self.table.sum(axis=0)).items()}
+        scalar = self._plain()
+        if scalar is not None:
+            return dict(scalar(self.table.column_sums()))
+        return {k: float(v) for k, v in self.reduce(np.asarray(self.table).sum(axis=0)).items()}
 
     def per_pair(self) -> dict[str, np.ndarray]:
         """Every statistic of every pair (``reduce`` of each row)."""
-        return {k: np.asarray(v, dtype=float) for k, v in self.reduce(self.table).items()}
+        return {k: np.asarray(v, dtype=float) for k, v in self.reduce(np.asarray(self.table)).items()}
+
+    def _per_pair_values(self) -> dict[str, Sequence[float]]:
+        """:meth:`per_pair` as plain floats where the summary does without numpy."""
+        scalar = self._plain()
+        if scalar is None:
+            return self.per_pair()
+        out: dict[str, list[float]] = {k: [] for k in scalar((0.0,) * self.table.width)}
+        for row in self.table.rows:
+            for k, v in scalar(row).items():
+                out.setdefault(k, []).append(v)
+        return out
+
+    @staticmethod
+    def _mean(values: Sequence[float]) -> float:
+        if not len(values):
+            return float("nan")
+        if isinstance(values, list):
+            return pairwise_sum(values) / len(values)
+        return float(np.mean(values))
 
     def scores(self) -> dict[str, float]:
         """The corpus statistics: micro (``reduce`` of the summed rows) or macro (mean of
         the rows' statistics), per :attr:`average`."""
         if self.average == "macro":
-            return {k: float(np.mean(v)) if len(v) else float("nan") for k, v in self.per_pair().items()}
+            return {k: self._mean(v) for k, v in self._per_pair_values().items()}
         return self._micro()
 
     @property
@@ -85,18 +190,17 @@ class CorpusResult:
 
     @property
     def macro_f1(self) -> float:
-        f = self.per_pair()["f1"]
-        return float(np.mean(f)) if len(f) else float("nan")
+        return self._mean(self._per_pair_values()["f1"])
 
     @property
     def n_certified(self) -> int | None:
-        return None if self.certified is None else int(np.sum(self.certified))
+        return None if self.certified is None else sum(bool(c) for c in self.certified)
 
     @property
     def certified_share(self) -> float | None:
         if self.certified is None:
             return None
-        return float(np.mean(self.certified)) if len(self.certified) else 1.0
+        return self.n_certified / len(self.certified) if len(self.certified) else 1.0
 
     def summary(self) -> dict[str, Any]:
         """``pairs``, ``precision``, ``recall``, ``f1``, ``macro_f1`` and, where an
@@ -126,7 +230,7 @@ class CorpusResult:
         return table, reduce
 
     def _stat_table(self) -> tuple[np.ndarray, Reducer]:
-        return self._macro_table() if self.average == "macro" else (self.table, self.reduce)
+        return self._macro_table() if self.average == "macro" else (np.asarray(self.table), self.reduce)
 
     def bootstrap(self, samples: int = 1000, seed: int = 0, level: float = 0.95) -> dict[str, tuple[float, float]]:
         """Percentile intervals of the corpus statistics, resampling pairs."""
@@ -152,14 +256,14 @@ class CorpusResult:
         """One flat row per pair (for TSV/CSV): ``pair`` (1-based), ``id``, the record's
         scalar fields (its counts among them, when the metric's records carry them), every
         statistic of the pair, and ``certified``."""
-        per = self.per_pair()
+        per = self._per_pair_values()
         out = []
         for i in range(self.pairs):
             row: dict[str, Any] = {"pair": i + 1, "id": self.ids[i]}
             rec = self.records[i] if self.records is not None else {}
             for k, v in rec.items():
-                if k not in row and (v is None or isinstance(v, (str, int, float, bool, np.integer, np.floating))):
-                    row[k] = v.item() if isinstance(v, (np.integer, np.floating)) else v
+                if k not in row and (v is None or isinstance(v, (str, int, float, bool)) or _numpy_scalar(v)):
+                    row[k] = v.item() if _numpy_scalar(v) else v
             for k, v in per.items():
                 row.setdefault(k, float(v[i]))
             if self.certified is not None:
@@ -183,6 +287,11 @@ class CorpusResult:
         except ImportError as exc:  # optional dependency
             raise ImportError("to_frame() needs pandas (pip install pandas)") from exc
         return pd.DataFrame(self.rows())
+
+
+def _numpy_scalar(v) -> bool:
+    """A numpy integer or float (without importing numpy for plain values)."""
+    return type(v).__module__ == "numpy" and hasattr(v, "item") and getattr(v, "ndim", None) == 0
 
 
 class Collector:
@@ -226,8 +335,13 @@ class Collector:
         return len(self.ids)
 
     def result(self, detail: dict | None = None) -> CorpusResult:
+        if not self._rows:  # fewer rows than one block: plain Python until numpy is needed
+            table: Any = RowTable(list(self._pending), self.width)
+            cert = None if self._certified is None else list(self._certified)
+            return CorpusResult(self.metric, table, self.reduce, self.ids, cert, self.average,
+                                self.records, dict(detail or {}))
         self._flush()
-        table = np.concatenate(self._rows) if self._rows else np.zeros((0, self.width))
+        table = np.concatenate(self._rows)
         cert = None if self._certified is None else np.asarray(self._certified, dtype=bool)
         return CorpusResult(self.metric, table, self.reduce, self.ids, cert, self.average,
                             self.records, dict(detail or {}))

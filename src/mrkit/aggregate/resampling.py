@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Callable, Iterator, Mapping
 
-import numpy as np
+from ._lazy import np  # numpy on first use: a small corpus's summary needs none
 
-Reducer = Callable[[np.ndarray], Mapping[str, np.ndarray]]
+Reducer = Callable[["np.ndarray"], Mapping[str, "np.ndarray"]]
 """Column sums ``(..., k)`` -> named statistics ``(...)`` (e.g. precision, recall, f1)."""
 
 BLOCK = 64
@@ -151,6 +151,19 @@ def prf_reduce(sums: np.ndarray) -> dict[str, np.ndarray]:
         r = np.where(g > 0, m / np.where(g > 0, g, 1), np.where(s == 0, 1.0, 0.0))
         f = np.where(g + s > 0, 2 * m / np.where(g + s > 0, g + s, 1), 1.0)
     return {"precision": p, "recall": r, "f1": f}
+
+
+def _prf_scalar(sums) -> dict[str, float]:
+    """:func:`prf_reduce` of one row of sums, in plain Python: the same operations in the
+    same order, so the same bits."""
+    m, g, s = (float(x) for x in sums)
+    p = m / s if s > 0 else (1.0 if g == 0 else 0.0)
+    r = m / g if g > 0 else (1.0 if s == 0 else 0.0)
+    f = 2 * m / (g + s) if g + s > 0 else 1.0
+    return {"precision": p, "recall": r, "f1": f}
+
+
+prf_reduce.scalar = _prf_scalar  # what mrkit.aggregate.corpus uses for small tables
 
 
 def mean_reduce(sums: np.ndarray) -> dict[str, np.ndarray]:

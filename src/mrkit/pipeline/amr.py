@@ -333,7 +333,7 @@ def smatch_files(gold: str, system: str, *, config: "AlignConfig | None" = None,
         tasks = ((config, keep, keep_records, c) for c in chunked(items, chunk))
         bound = _collect(executor.map(_score_graphs, tasks), col, progress)
     result = col.result()
-    sums = result.table.sum(axis=0)
+    sums = result.column_sums()
     matched, n_gold, n_system = float(sums[0]), int(sums[1]), int(sums[2])
     result.detail.update(matched=matched, gold_triples=n_gold, system_triples=n_system,
                          f1_upper_bound=prf(bound, n_gold, n_system)[2])
