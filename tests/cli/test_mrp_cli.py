@@ -238,3 +238,37 @@ def test_stdin_only_once(files, capsys):
     gold, _system = files
     assert main(["mrp", "-", "-"]) == 2
     assert "stdin" in capsys.readouterr().err
+
+
+def test_sharded_mrp_inputs_equal_one_file(tmp_path, capsys):
+    """Directories or globs of MRP shards (issue 15): graphs are paired by framework and id
+    across shards, so any split gives the numbers of the whole files; a bad shard stops
+    with its file and line."""
+    fixtures = shared_path("mrp", "score-fixtures")
+    gold = [line for line in (fixtures / "lpps.mrp").read_text().splitlines(True)
+            if json.loads(line)["framework"] == "eds"]
+    system = (fixtures / "eds" / "lpps.peking.mrp").read_text().splitlines(True)
+    (tmp_path / "g").mkdir()
+    (tmp_path / "s").mkdir()
+    (tmp_path / "gold.mrp").write_text("".join(gold))
+    (tmp_path / "g" / "a.mrp").write_text("".join(gold[:40]))
+    (tmp_path / "g" / "b.mrp").write_text("".join(gold[40:]))
+    (tmp_path / "s" / "x.mrp").write_text("".join(system[:17]))  # splits need not line up
+    (tmp_path / "s" / "y.mrp").write_text("".join(system[17:]))
+
+    def run(*args):
+        assert main(["mrp", *args, "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        out.pop("gold", None)
+        out.pop("system", None)
+        return out
+
+    whole = run(str(tmp_path / "gold.mrp"), str(fixtures / "eds" / "lpps.peking.mrp"))
+    assert whole["summary"]["pairs"] == 100
+    assert run(str(tmp_path / "g"), str(tmp_path / "s")) == whole
+    assert run(str(tmp_path / "g" / "*.mrp"), str(tmp_path / "s" / "*.mrp")) == whole
+    with open(tmp_path / "s" / "y.mrp", "a") as fh:
+        fh.write("{bad\n")
+    assert main(["mrp", str(tmp_path / "g"), str(tmp_path / "s")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{tmp_path / 's' / 'y.mrp'}:84:" in err[0]

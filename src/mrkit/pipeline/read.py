@@ -5,6 +5,7 @@ nothing else at start-up."""
 from __future__ import annotations
 
 import io
+import os
 import sys
 import warnings
 from typing import Callable
@@ -18,7 +19,18 @@ def read_side(path: str, fmt: str | None = None, texts: dict[str, str] | None = 
               warn: Callable[[str], None] | None = None) -> list[Graph]:
     """The graphs of one input: ``path`` (``-`` is stdin) in format ``fmt`` (default:
     guessed from the suffix, else the content, else MRP).  Reader warnings (e.g. the
-    deprecated edge key ``properties``) go to ``warn``."""
+    deprecated edge key ``properties``) go to ``warn``.
+
+    A directory or a glob of files (shards, :mod:`mrkit.pipeline.shards`) is read file by
+    file in name order and its graphs joined (graphs are paired by framework and id, so
+    shards need not line up); a bad shard stops with the usual error naming its file and
+    line.  A directory of UCCA XML passages stays one UCCA input."""
+    from .shards import expand, is_sharded
+
+    if fmt != "ucca" and is_sharded(path):
+        files = list(expand(path).values())
+        if not (os.path.isdir(path) and fmt is None and all(f.lower().endswith(".xml") for f in files)):
+            return [g for f in files for g in read_side(f, fmt, texts, warn)]
     source: object = path
     if path == "-":
         data = sys.stdin.read()
