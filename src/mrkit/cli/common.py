@@ -6,8 +6,8 @@ import sys
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from ..codecs._files import atomic_write
 from ..errors import MrkitError
+from ..report.output import emit  # noqa: F401  (the commands' one way to print or write a report)
 
 if TYPE_CHECKING:  # the engine (and numpy) load only when a command scores
     from ..aggregate.corpus import CorpusResult
@@ -203,17 +203,6 @@ def progress_bar(total: int | None, label: str, enabled: bool | None = None) -> 
                   console=Console(stderr=True), transient=True) as prog:
         task = prog.add_task(label, total=total)
         yield lambda n: prog.advance(task, n)
-
-
-def emit(text: str, output: str | None) -> None:
-    """Print to stdout (``output`` None or ``-``), or write the whole text atomically to a file
-    (through symlinks, directly into FIFOs and devices; see :func:`mrkit.codecs._files.atomic_write`)."""
-    text = text if text.endswith("\n") else text + "\n"
-    if output is None or output == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    else:
-        atomic_write(output, text)
 
 
 def to_json(obj) -> str:

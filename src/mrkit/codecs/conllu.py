@@ -65,7 +65,6 @@ def _graph(start: int, block: list[tuple[int, str]], label: str, texts: dict[str
     if text is None and texts and gid is not None:
         text = texts.get(gid)
     words: list[tuple[int, list[str]]] = []
-    ranges: dict[int, tuple[int, list[str]]] = {}
     surface: list[tuple[int, list[str], list[int]]] = []  # (line, cols, word numbers) per token
     covered: set[int] = set()
     for lineno, cols in rows:

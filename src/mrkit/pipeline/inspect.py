@@ -120,6 +120,21 @@ def alignment_marks(gold: dict, system: dict, mapping: Sequence[int],
     return gmarks, smarks, {t: (c[0], c[1], c[2]) for t, c in counts.items()}
 
 
+def _prepared(gold: str, systems: Sequence[str], names, config, executor) -> tuple:
+    """The common start of every study: its inputs are read twice (so no standard input),
+    the engine configuration (default), the executor (serial by default) and the systems'
+    names (their paths by default)."""
+    from ..align import AlignConfig
+
+    if "-" in (gold, *systems):
+        raise InputError("the report reads its inputs twice: give files, not '-' (standard input)")
+    if executor is None:
+        from ..runtime.executor import SerialExecutor
+
+        executor = SerialExecutor()
+    return config or AlignConfig(), executor, (list(names) if names is not None else [str(s) for s in systems])
+
+
 def _score_subscores_chunk(task: tuple) -> list[dict]:
     """Worker: the subscores of a chunk of (index, gold, system)."""
     from ..metrics.amr.subscores import subscores_pair
@@ -298,18 +313,10 @@ def mrp_study(gold: str, systems: Sequence[str], names: Sequence[str] | None = N
     is empty), each pair described for display with its anchors (see :func:`mrp_view`)."""
     from ..aggregate.corpus import Collector
     from ..aggregate.resampling import prf_reduce
-    from ..align import AlignConfig
     from . import chunked
     from .mrp import chunk_size, pairs_of, read_side, record
 
-    if "-" in (gold, *systems):
-        raise InputError("the report reads its inputs twice: give files, not '-' (standard input)")
-    if executor is None:
-        from ..runtime.executor import SerialExecutor
-
-        executor = SerialExecutor()
-    config = config or AlignConfig()
-    names = list(names) if names is not None else [str(s) for s in systems]
+    config, executor, names = _prepared(gold, systems, names, config, executor)
     golds = read_side(gold, format)
     results, scored, paired = [], [], []
     for path in systems:
@@ -374,19 +381,11 @@ def document_study(gold: str, systems: Sequence[str], names: Sequence[str] | Non
     result holds the coreference and reentrancy subscores summed over the documents."""
     from ..aggregate.corpus import Collector
     from ..aggregate.resampling import prf_reduce
-    from ..align import AlignConfig
     from ..metrics.document.docsmatch import COREF_PARTS, Subscore
     from . import chunked
     from .document import pair_in_order, read_documents
 
-    if "-" in (gold, *systems):
-        raise InputError("the report reads its inputs twice: give files, not '-' (standard input)")
-    if executor is None:
-        from ..runtime.executor import SerialExecutor
-
-        executor = SerialExecutor()
-    config = config or AlignConfig()
-    names = list(names) if names is not None else [str(s) for s in systems]
+    config, executor, names = _prepared(gold, systems, names, config, executor)
     results = []
     for path in systems:
         col = Collector("docsmatch", prf_reduce, 3, certified=True, keep_records=True)

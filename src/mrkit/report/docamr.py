@@ -3,18 +3,7 @@ printed or written atomically."""
 
 from __future__ import annotations
 
-
-def write(text: str, output: str | None) -> None:
-    import sys
-
-    from ..codecs._files import atomic_write
-
-    text = text if text.endswith("\n") else text + "\n"
-    if output is None or output == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    else:
-        atomic_write(output, text)
+from .output import emit as write
 
 
 def stats_lines(stats: dict) -> list[str]:
