@@ -163,6 +163,7 @@ def test_to_frame_without_pandas_says_so(monkeypatch):
 # ------------------------------------------------------------------ Collector
 
 def test_collector_flushes_in_blocks_and_keeps_order(monkeypatch):
+    monkeypatch.setattr(Collector, "BLOCK", 4096)
     rng = np.random.default_rng(0)
     rows = rng.integers(0, 9, size=(10_000, 3)).astype(float)
     c = Collector("smatch", prf_reduce, 3, certified=True)
@@ -259,7 +260,8 @@ def test_a_small_table_of_fractions_takes_the_numpy_way():
     assert r.table.shape == (2, 3) and r.table[1, 0] == 1.25 and np.asarray(r.table).dtype == np.float64
 
 
-def test_a_large_table_is_a_numpy_array():
+def test_a_large_table_is_a_numpy_array(monkeypatch):
+    monkeypatch.setattr(Collector, "BLOCK", 4096)
     c = Collector("m", prf_reduce, 3, certified=True)
     for i in range(5000):
         c.add(str(i), (1, 2, 2), True)

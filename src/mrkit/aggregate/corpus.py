@@ -67,10 +67,11 @@ class RowTable:
     without numpy, with the same bits (sums of integers are exact; means are
     :func:`pairwise_sum`)."""
 
-    __slots__ = ("rows", "width", "_array")
+    __slots__ = ("rows", "width", "_array", "_integral", "_values")
 
     def __init__(self, rows: list[tuple], width: int) -> None:
-        self.rows, self.width, self._array = rows, width, None
+        self.rows, self.width = rows, width
+        self._array = self._integral = self._values = None
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -95,7 +96,9 @@ class RowTable:
         return self.array().sum(axis=axis)
 
     def integral(self) -> bool:
-        return all(float(x).is_integer() for row in self.rows for x in row)
+        if self._integral is None:
+            self._integral = all(float(x).is_integer() for row in self.rows for x in row)
+        return self._integral
 
     def column_sums(self) -> tuple[float, ...]:
         return tuple(float(sum(row[j] for row in self.rows)) for j in range(self.width))
@@ -155,11 +158,14 @@ class CorpusResult:
         scalar = self._plain()
         if scalar is None:
             return self.per_pair()
-        out: dict[str, list[float]] = {k: [] for k in scalar((0.0,) * self.table.width)}
-        for row in self.table.rows:
-            for k, v in scalar(row).items():
-                out.setdefault(k, []).append(v)
-        return out
+        table = self.table
+        if getattr(table, "_values", None) is None or table._values[0] is not scalar:
+            out: dict[str, list[float]] = {k: [] for k in scalar((0.0,) * table.width)}
+            for row in table.rows:
+                for k, v in scalar(row).items():
+                    out[k].append(v)
+            table._values = (scalar, out)
+        return table._values[1]
 
     @staticmethod
     def _mean(values: Sequence[float]) -> float:
@@ -298,7 +304,12 @@ class Collector:
     """Gathers per-pair rows as they stream past, then makes the :class:`CorpusResult`.
 
     ``keep_records``: keep every pair's record (for ``--per-pair``); otherwise only the
-    summable row, the id and the certification of each pair are kept."""
+    summable row, the id and the certification of each pair are kept.  Rows wait as Python
+    tuples until :attr:`BLOCK` of them have come, then become a float64 block; a corpus
+    smaller than one block gives a :class:`RowTable` (its summary needs no numpy)."""
+
+    BLOCK = 1 << 16
+    """Rows per float64 block (65,536 rows: at most ~9 MB of tuples wait)."""
 
     def __init__(self, metric: str, reduce: Reducer, width: int, *, certified: bool = False,
                  keep_records: bool = False, average: str = "micro") -> None:
@@ -314,7 +325,7 @@ class Collector:
         if len(row) != self.width:
             raise ValueError(f"{self.metric}: a row of {len(row)} statistics, expected {self.width}")
         self._pending.append(tuple(row))  # a copy: the caller may reuse its buffer
-        if len(self._pending) >= 4096:
+        if len(self._pending) >= self.BLOCK:
             self._flush()
         self.ids.append(pair_id)
         if self._certified is not None:
