@@ -127,26 +127,33 @@ class CorpusResult:
     # ------------------------------------------------------------------ scores
     @property
     def pairs(self) -> int:
-        return int(self.table.shape[0])
+        return len(self._raw("table"))
+
+    def _raw(self, name: str):
+        """``table`` or ``certified`` as kept, without turning it into a numpy array (the
+        public attributes are numpy arrays: :class:`_AsArray`)."""
+        return self.__dict__[name]
 
     def _plain(self):
         """The plain-Python reducer when the summary can do without numpy (see
         :class:`RowTable`), else None."""
         scalar = getattr(self.reduce, "scalar", None)
-        if scalar is not None and isinstance(self.table, RowTable) and self.table.integral():
+        table = self._raw("table")
+        if scalar is not None and isinstance(table, RowTable) and table.integral():
             return scalar
         return None
 
     def column_sums(self) -> tuple[float, ...]:
         """The sum of every column of :attr:`table` (plain Python for a small table)."""
-        if isinstance(self.table, RowTable) and self.table.integral():
-            return self.table.column_sums()
-        return tuple(float(x) for x in np.asarray(self.table).sum(axis=0))
+        table = self._raw("table")
+        if isinstance(table, RowTable) and table.integral():
+            return table.column_sums()
+        return tuple(float(x) for x in np.asarray(table).sum(axis=0))
 
     def _micro(self) -> dict[str, float]:
         scalar = self._plain()
         if scalar is not None:
-            return dict(scalar(self.table.column_sums()))
+            return dict(scalar(self._raw("table").column_sums()))
         return {k: float(v) for k, v in self.reduce(np.asarray(self.table).sum(axis=0)).items()}
 
     def per_pair(self) -> dict[str, np.ndarray]:
@@ -158,7 +165,7 @@ class CorpusResult:
         scalar = self._plain()
         if scalar is None:
             return self.per_pair()
-        table = self.table
+        table = self._raw("table")
         if getattr(table, "_values", None) is None or table._values[0] is not scalar:
             out: dict[str, list[float]] = {k: [] for k in scalar((0.0,) * table.width)}
             for row in table.rows:
@@ -200,13 +207,15 @@ class CorpusResult:
 
     @property
     def n_certified(self) -> int | None:
-        return None if self.certified is None else sum(bool(c) for c in self.certified)
+        certified = self._raw("certified")
+        return None if certified is None else sum(bool(c) for c in certified)
 
     @property
     def certified_share(self) -> float | None:
-        if self.certified is None:
+        certified = self._raw("certified")
+        if certified is None:
             return None
-        return self.n_certified / len(self.certified) if len(self.certified) else 1.0
+        return self.n_certified / len(certified) if len(certified) else 1.0
 
     def summary(self) -> dict[str, Any]:
         """``pairs``, ``precision``, ``recall``, ``f1``, ``macro_f1`` and, where an
@@ -217,7 +226,7 @@ class CorpusResult:
             if k in s:
                 out[k] = s[k]
         out["macro_f1"] = self.macro_f1
-        if self.certified is not None:
+        if self._raw("certified") is not None:
             out["certified"] = self.n_certified
             out["certified_share"] = self.certified_share
         return out
@@ -263,6 +272,7 @@ class CorpusResult:
         scalar fields (its counts among them, when the metric's records carry them), every
         statistic of the pair, and ``certified``."""
         per = self._per_pair_values()
+        certified = self._raw("certified")
         out = []
         for i in range(self.pairs):
             row: dict[str, Any] = {"pair": i + 1, "id": self.ids[i]}
@@ -272,8 +282,8 @@ class CorpusResult:
                     row[k] = v.item() if _numpy_scalar(v) else v
             for k, v in per.items():
                 row.setdefault(k, float(v[i]))
-            if self.certified is not None:
-                row.setdefault("certified", bool(self.certified[i]))
+            if certified is not None:
+                row.setdefault("certified", bool(certified[i]))
             out.append(row)
         return out
 
@@ -293,6 +303,32 @@ class CorpusResult:
         except ImportError as exc:  # optional dependency
             raise ImportError("to_frame() needs pandas (pip install pandas)") from exc
         return pd.DataFrame(self.rows())
+
+
+class _AsArray:
+    """``CorpusResult.table`` and ``.certified`` read as numpy arrays (float64 rows, bools),
+    whatever the result keeps: a small corpus keeps plain Python (:class:`RowTable`, a list
+    of bools) so that its summary needs no numpy, and the first reader of the attribute
+    gets (and leaves behind) the array."""
+
+    def __init__(self, name: str, dtype: str) -> None:
+        self.name, self.dtype = name, dtype
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name]
+        if value is not None and not hasattr(value, "dtype"):
+            value = obj.__dict__[self.name] = np.asarray(value, dtype=self.dtype)
+        return value
+
+    def __set__(self, obj, value) -> None:
+        obj.__dict__[self.name] = value
+
+
+# after @dataclass: its __init__ assigns through them
+CorpusResult.table = _AsArray("table", "float64")  # type: ignore[assignment]
+CorpusResult.certified = _AsArray("certified", "bool")  # type: ignore[assignment]
 
 
 def _numpy_scalar(v) -> bool:
