@@ -94,7 +94,7 @@ def test_dereify_tables_penman_and_smatchpp():
 
 
 def test_standardize_equals_smatchpp(tmp_path):
-    # smatchpp (PyPI, /work/scratch/benchenv) on these two files:
+    # smatchpp (PyPI, in a separate benchmark venv) on these two files:
     #   python -m smatchpp -a system.amr -b gold.amr -solver ilp -graph_type amr \
     #       -score_type micro -output_format json   -> F1 77.78, Precision 70.0, Recall 87.5
     from mrkit.pipeline.amr_variants import variant_smatch_files

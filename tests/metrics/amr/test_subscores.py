@@ -75,7 +75,7 @@ def test_just_kinds_by_hand():
 
 
 def test_just_kinds_against_smatch_104():
-    # smatch.py 1.0.4 (PyPI; /work/scratch/benchenv) in subscores_data/:
+    # smatch.py 1.0.4 (PyPI, in a separate benchmark venv) in subscores_data/:
     #   smatch.py --pr --significant 4 -f system.amr gold.amr --justinstance  -> P 0.7500 R 0.8571
     #   ... --justattribute -> P 0.6000 R 0.4286;  ... --justrelation -> P 0.8000 R 0.8000
     # smatch 1.0.4 reads :mod as the inverse of :domain (amr.py, update_triple), so s3's
