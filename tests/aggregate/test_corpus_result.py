@@ -209,7 +209,7 @@ def test_detail_is_copied_beside_the_summary():
 
 # ------------------------------------------------------------------ small tables in plain Python
 
-from hypothesis import given, settings  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 
@@ -232,11 +232,12 @@ counts = st.tuples(st.integers(0, 60), st.integers(0, 60), st.integers(0, 60)).m
     lambda t: (min(t[0], t[1], t[2]), t[1], t[2]))
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(counts, st.booleans()), max_size=300))
-def test_a_small_table_summarises_without_numpy_to_the_same_bits(items):
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(items=st.lists(st.tuples(counts, st.booleans()), max_size=300))
+def test_a_small_table_summarises_without_numpy_to_the_same_bits(items, monkeypatch):
     """A Collector that never filled a block keeps Python rows (RowTable); with integer
     counts and prf_reduce its summary is plain Python, equal bit for bit to the numpy way."""
+    monkeypatch.setattr(corpus_mod, "numpy_loaded", lambda: False)  # as in a process without numpy
     c = Collector("m", prf_reduce, 3, certified=True)
     for i, (row, cert) in enumerate(items):
         c.add(str(i), row, cert)

@@ -22,6 +22,7 @@ coreference metric) sits in ``detail`` beside the summary.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
@@ -29,6 +30,13 @@ from ._lazy import np  # numpy on first use: see RowTable
 from .resampling import Reducer, bootstrap, paired_test
 
 MEASURES = ("precision", "recall", "f1")
+
+
+def numpy_loaded() -> bool:
+    """Whether numpy is imported already (then the plain-Python summary of a small table,
+    which exists to spare that import, would only be slower: the numpy way is taken, to
+    the same bits)."""
+    return "numpy" in sys.modules
 
 
 def pairwise_sum(values: Sequence[float], lo: int = 0, n: int | None = None) -> float:
@@ -136,17 +144,17 @@ class CorpusResult:
 
     def _plain(self):
         """The plain-Python reducer when the summary can do without numpy (see
-        :class:`RowTable`), else None."""
+        :class:`RowTable`) and numpy is not loaded anyway, else None."""
         scalar = getattr(self.reduce, "scalar", None)
         table = self._raw("table")
-        if scalar is not None and isinstance(table, RowTable) and table.integral():
+        if scalar is not None and isinstance(table, RowTable) and not numpy_loaded() and table.integral():
             return scalar
         return None
 
     def column_sums(self) -> tuple[float, ...]:
         """The sum of every column of :attr:`table` (plain Python for a small table)."""
         table = self._raw("table")
-        if isinstance(table, RowTable) and table.integral():
+        if isinstance(table, RowTable) and not numpy_loaded() and table.integral():
             return table.column_sums()
         return tuple(float(x) for x in np.asarray(table).sum(axis=0))
 
