@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..model.clusters import CorefDocument
+from ..model.union_find import UnionFind
 from ._coref_json import show
 from ._files import parse_json, read_text
 
@@ -46,26 +47,14 @@ def read_scorch_file(path: str | os.PathLike) -> CorefDocument:
     if not isinstance(mentions, list) or not isinstance(links, list):
         raise InputError('a graph needs "mentions" and "links" lists', name, 1)
     nodes = list(dict.fromkeys(_mention(m, name) for m in mentions))
-    parent: dict = {}
-
-    def find(x):
-        root = x
-        while parent.setdefault(root, root) != root:
-            root = parent[root]
-        while parent[x] != root:
-            parent[x], x = root, parent[x]
-        return root
-
+    sets = UnionFind()
     for link in links:
         if not (isinstance(link, list) and len(link) == 2):
             raise InputError(f"a link must be [mention, mention], not {show(link)}", name, 1)
-        a, b = (_mention(m, name) for m in link)
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[rb] = ra
+        sets.union(*(_mention(m, name) for m in link))
     groups: dict = {}
     for m in list(dict.fromkeys(nodes + [m for link in links for m in link])):
-        groups.setdefault(find(m), []).append(m)
+        groups.setdefault(sets.find(m), []).append(m)
     return CorefDocument(doc_id, list(groups.values()), name, 1)
 
 

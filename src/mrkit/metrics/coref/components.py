@@ -10,28 +10,19 @@ relations (a relation through a cluster without mentions still connects).
 from __future__ import annotations
 
 from ...codecs.scico import Topic
+from ...model.union_find import UnionFind
 from .pairs import mention_list
 
 
 def component_topic(topic: Topic) -> Topic:
     """The topic with each cluster replaced by its connected component (numbered in
     order of first mention) and no relations."""
-    parent: dict = {}
-
-    def find(x):
-        root = x
-        while parent.setdefault(root, root) != root:
-            root = parent[root]
-        while parent[x] != root:
-            parent[x], x = root, parent[x]
-        return root
-
+    sets = UnionFind()
     for c in topic.clusters:
-        find(c)
+        sets.find(c)
     for p, c in topic.relations:
-        rp, rc = find(p), find(c)
-        if rp != rc:
-            parent[rc] = rp
+        sets.union(p, c)
+    find = sets.find
     number: dict = {}
     out = Topic(topic.id, {}, [], topic.source_file, topic.source_line, [], topic.tokens, topic.fields)
     for m, c in mention_list(topic):
