@@ -120,6 +120,24 @@ def alignment_marks(gold: dict, system: dict, mapping: Sequence[int],
     return gmarks, smarks, {t: (c[0], c[1], c[2]) for t, c in counts.items()}
 
 
+def _positions(gold_vars, mapping: dict, system_vars, key=lambda v: v) -> list[int]:
+    """Per gold variable, the position among ``system_vars`` of its image under ``mapping``
+    (``key`` of the image, as the system view names it), or -1 when it has none."""
+    index = {v: j for j, v in enumerate(system_vars)}
+    return [index.get(key(mapping[v]), -1) if mapping.get(v) is not None else -1 for v in gold_vars]
+
+
+def _add_system(pair: dict, total: dict, view: dict, mapping: list[int], gold_marks, system_marks,
+                counts: dict) -> None:
+    """One system's side of a pair view, and its triple counts added to the system's totals."""
+    for t, c in counts.items():
+        for j in range(3):
+            total[t][j] += c[j]
+    pair["s"].append(view)
+    pair["m"].append(mapping)
+    pair["k"].append([gold_marks, system_marks])
+
+
 def _prepared(gold: str, systems: Sequence[str], names, config, executor) -> tuple:
     """The common start of every study: its inputs are read twice (so no standard input),
     the engine configuration (default), the executor (serial by default) and the systems'
@@ -194,16 +212,9 @@ def amr_study(gold: str, systems: Sequence[str], names: Sequence[str] | None = N
         for x, s in enumerate(graphs[1:]):
             sv = graph_view(s, keep)
             record = results[x].records[k]
-            index = {v: j for j, v in enumerate(sv["v"])}
-            mapping = [index.get(record["mapping"].get(v), -1) if record["mapping"].get(v) is not None else -1
-                       for v in gv["v"]]
+            mapping = _positions(gv["v"], record["mapping"], sv["v"])
             gm, sm, counts = alignment_marks(gv, sv, mapping, keep)
-            for t, c in counts.items():
-                for j in range(3):
-                    totals[x][t][j] += c[j]
-            pair["s"].append(sv)
-            pair["m"].append(mapping)
-            pair["k"].append([gm, sm])
+            _add_system(pair, totals[x], sv, mapping, gm, sm, counts)
         study.pairs.append(pair)
     if no_sentence:
         study.length_unit = "concepts"
@@ -343,16 +354,9 @@ def mrp_study(gold: str, systems: Sequence[str], names: Sequence[str] | None = N
         for x in range(len(systems)):
             s = paired[x][k][1]
             sv = mrp_view(s)
-            index = {v: j for j, v in enumerate(sv["v"])}
-            mp = scored[x][k].mapping
-            mapping = [index.get(str(mp.get(v)), -1) if mp.get(v) is not None else -1 for v in g.nodes]
+            mapping = _positions(g.nodes, scored[x][k].mapping, sv["v"], str)
             gm, sm, counts = mrp_marks(g, s, mapping)
-            for t, c in counts.items():
-                for j in range(3):
-                    totals[x][t][j] += c[j]
-            pair["s"].append(sv)
-            pair["m"].append(mapping)
-            pair["k"].append([gm, sm])
+            _add_system(pair, totals[x], sv, mapping, gm, sm, counts)
         study.pairs.append(pair)
     if any(p["snt"] is None for p in study.pairs):
         study.length_unit = "nodes"
@@ -411,16 +415,9 @@ def document_study(gold: str, systems: Sequence[str], names: Sequence[str] | Non
         for x, s in enumerate(graphs[1:]):
             sv = graph_view(s)
             rec = results[x].records[k]
-            index = {v: j for j, v in enumerate(sv["v"])}
-            mapping = [index.get(rec["mapping"].get(v), -1) if rec["mapping"].get(v) is not None else -1
-                       for v in gv["v"]]
+            mapping = _positions(gv["v"], rec["mapping"], sv["v"])
             gm, sm, counts = alignment_marks(gv, sv, mapping)
-            for t, c in counts.items():
-                for j in range(3):
-                    totals[x][t][j] += c[j]
-            pair["s"].append(sv)
-            pair["m"].append(mapping)
-            pair["k"].append([gm, sm])
+            _add_system(pair, totals[x], sv, mapping, gm, sm, counts)
         study.pairs.append(pair)
     study.by_type = [{t: tuple(c) for t, c in tot.items()} for tot in totals]
     return study
