@@ -32,6 +32,12 @@ standard input.
 Micro average by default (sum counts over documents, then divide), as the reference
 scorer; --macro averages the per-document scores. A mention repeated in a file is kept
 where it first appears (the reference scorer's rule) unless --repeated error.
+
+--partial-heads gives partial credit for head matches (the reference scorer's README,
+"Identification of mentions"): a response mention that is not a key mention but lies
+within a key mention's bounds and holds its head token takes that key mention's place
+for every metric, and counts --partial-weight (0.5) instead of 1 in mention recall and
+precision. Heads come from the key's dependency columns (--heads).
 """
 
 
@@ -49,6 +55,16 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--unclosed", choices=("error", "drop"), default="error",
                    help="a column-file mention that never ends: fail (default) or drop it, as coval does "
                         "(SciCo's CoNLL output has such mentions)")
+    p.add_argument("--partial-heads", action="store_true",
+                   help="partial credit for head matches, as the reference scorer's README describes: a response "
+                        "mention within a key mention's bounds that holds its head counts as that key mention "
+                        "(every metric), weighted --partial-weight in mention identification")
+    p.add_argument("--partial-weight", type=float, default=0.5, metavar="W",
+                   help="with --partial-heads: the credit of a partially correct mention (default 0.5, 0..1)")
+    p.add_argument("--heads", default="columns", metavar="SPEC",
+                   help="with --partial-heads: the head of a key mention from a dependency tree, 'columns' (token "
+                        "number column 0 and head column 8, the reference scorer's) or 'ID,HEAD' column numbers "
+                        "from 0 (CoNLL-U: 0,6); or 'first' / 'last' token (default: columns)")
     p.add_argument("--repeated", choices=("first", "error"), default="first",
                    help="a mention written twice: keep its first occurrence (default) or fail")
     p.add_argument("--amr", nargs=2, metavar=("GOLD_AMR", "SYSTEM_AMR"),
@@ -97,6 +113,19 @@ def run(args) -> int:
                    average="macro" if args.macro else "micro", metrics=metrics)
     if args.remove_nested:
         options["remove_nested"] = True
+    heads = None
+    if args.partial_heads:
+        from ..metrics.coref.partial import parse_head_spec
+
+        if not 0.0 <= args.partial_weight <= 1.0:
+            raise MrkitError(f"--partial-weight must be within 0..1, not {args.partial_weight}")
+        try:
+            heads = parse_head_spec(args.heads)
+        except ValueError as exc:
+            raise MrkitError(f"--heads: {exc}") from None
+        if args.amr:
+            raise MrkitError("--partial-heads is not available with --amr (mentions are variables)")
+        options["partial_heads"] = (args.partial_weight, heads)
     fmt = report_format(args)
     rows = args.per_document and fmt in ("tsv", "csv")
     executor = executor_of(args)
@@ -112,7 +141,8 @@ def run(args) -> int:
                                    align=not args.no_align, keep_records=keep,
                                    per_document=args.per_document, **options)
         if not keys:  # the key is read once (it may be standard input)
-            keys.append(read_documents(args.key, args.input_format or "auto", args.unclosed))
+            keys.append(read_documents(args.key, args.input_format or "auto", args.unclosed,
+                                       tokens=heads is not None and heads[0] == "columns"))
         return score_coref(args.key, response, executor, fmt=args.input_format or "auto", keep_records=keep,
                            per_document=args.per_document, keys=keys[0], unclosed=args.unclosed, **options)
 

@@ -26,7 +26,7 @@ from typing import Iterator
 
 from ..errors import InputError
 from ._files import gc_paused, numbered_lines
-from ..model.clusters import CorefDocument, Span
+from ..model.clusters import CorefDocument, Span, TokenColumns
 
 # Both patterns are anchored prefixes without nested or adjacent repetitions that could
 # match the same text: linear in the line.  The coreference field is read by a scanner
@@ -37,13 +37,18 @@ _DIGITS = frozenset("0123456789")
 _SEPARATORS = frozenset("|-_")
 
 
-def iter_conll(path: str | os.PathLike, unclosed: str = "error") -> Iterator[CorefDocument]:
+def iter_conll(path: str | os.PathLike, unclosed: str = "error", tokens: bool = False) -> Iterator[CorefDocument]:
     """Yield the documents of a column file in order.  ``unclosed="drop"`` drops a
     mention that begins and never ends (as coval does silently; SciCo's CoNLL writer
-    makes such files) instead of failing."""
+    makes such files) instead of failing.  ``tokens=True`` also keeps every token's
+    columns and the sentence boundaries (:attr:`CorefDocument.tokens`, for heads and
+    parse trees; read by the Python reader)."""
     if unclosed not in ("error", "drop"):
         raise ValueError(f"unclosed must be 'error' or 'drop', not {unclosed!r}")
     name = os.fspath(path)
+    if tokens:
+        yield from iter_conll_python(name, unclosed, tokens=True)
+        return
     docs = _compiled(name)
     if docs is not None:
         yield from docs
@@ -76,9 +81,11 @@ def _compiled(name: str) -> list[CorefDocument] | None:
                 for doc_id, line, clusters, lines, repeats in found]
 
 
-def iter_conll_python(path: str | os.PathLike, unclosed: str = "error") -> Iterator[CorefDocument]:
+def iter_conll_python(path: str | os.PathLike, unclosed: str = "error", tokens: bool = False
+                      ) -> Iterator[CorefDocument]:
     """The Python reader (the reference of the compiled one; it reads every case)."""
     name = os.fspath(path)
+    kept: TokenColumns | None = None
     doc: CorefDocument | None = None
     entity_index: dict[str, int] = {}
     open_: dict[str, list[tuple[int, int]]] = {}
@@ -92,6 +99,8 @@ def iter_conll_python(path: str | os.PathLike, unclosed: str = "error") -> Itera
                                      name, doc.source_line, doc.id, unit="document")
                 doc = CorefDocument(line[m.end():].strip(), [], name, lineno)
                 entity_index, open_, token = {}, {}, 0
+                if tokens:
+                    kept = doc.tokens = TokenColumns()
             elif _END.match(line):
                 if doc is None:
                     raise InputError("'#end document' without '#begin document'", name, lineno)
@@ -101,9 +110,13 @@ def iter_conll_python(path: str | os.PathLike, unclosed: str = "error") -> Itera
             continue
         fields = line.rsplit(None, 1)
         if not fields:
+            if kept is not None:
+                kept.end_sentence()
             continue
         if doc is None:
             raise InputError("token line outside a document (missing '#begin document')", name, lineno)
+        if kept is not None:
+            kept.add(line.split(), lineno)
         coref = fields[-1]
         if coref != "-" and coref != "_":
             _parse_field(coref, doc, entity_index, open_, token, lineno)
@@ -112,9 +125,9 @@ def iter_conll_python(path: str | os.PathLike, unclosed: str = "error") -> Itera
         raise InputError("document never ends (no '#end document')", name, doc.source_line, doc.id, unit="document")
 
 
-def read_conll(path: str | os.PathLike, unclosed: str = "error") -> list[CorefDocument]:
+def read_conll(path: str | os.PathLike, unclosed: str = "error", tokens: bool = False) -> list[CorefDocument]:
     """All documents of a column file."""
-    return list(iter_conll(path, unclosed))
+    return list(iter_conll(path, unclosed, tokens))
 
 
 def _entity(ident: str, doc: CorefDocument, entity_index: dict[str, int]) -> list:

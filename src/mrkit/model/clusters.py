@@ -60,6 +60,35 @@ def span(first: int, last: int) -> Span:
 
 
 @dataclass
+class TokenColumns:
+    """The columns of a column file's tokens (document order) and where sentences begin."""
+
+    columns: list[list[str]] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+    """The line of every token."""
+    sentence_starts: list[int] = field(default_factory=list)
+    """The first token of every sentence."""
+    _open: bool = field(default=False, repr=False)
+
+    def add(self, columns: list[str], line: int) -> None:
+        if not self._open:
+            self.sentence_starts.append(len(self.columns))
+            self._open = True
+        self.columns.append(columns)
+        self.lines.append(line)
+
+    def end_sentence(self) -> None:
+        """A blank line: the next token begins a sentence."""
+        self._open = False
+
+    def sentence_of(self, token: int) -> int:
+        """The sentence (from 0) that holds ``token``."""
+        from bisect import bisect_right
+
+        return bisect_right(self.sentence_starts, token) - 1
+
+
+@dataclass
 class CorefDocument:
     """One document: its id and its clusters (entities) of mentions."""
 
@@ -71,6 +100,9 @@ class CorefDocument:
     """Where each mention was written (line number), for error messages."""
     repeats: bool | None = None
     """Whether a mention is written twice; ``None``: not known (checked when scoring)."""
+    tokens: "TokenColumns | None" = field(default=None, repr=False)
+    """The columns of every token and the sentences, when a reader was asked to keep them
+    (heads and parse trees of column files); ``None`` otherwise."""
 
     @property
     def n_mentions(self) -> int:

@@ -100,12 +100,13 @@ def check_stdin(*paths: str | None) -> None:
         raise MrkitError("standard input ('-') can be read only once: give '-' for one file at most")
 
 
-def read_documents(path: str | os.PathLike, fmt: str | None = "auto", unclosed: str = "error"
-                   ) -> list["CorefDocument"]:
+def read_documents(path: str | os.PathLike, fmt: str | None = "auto", unclosed: str = "error",
+                   tokens: bool = False) -> list["CorefDocument"]:
     """Documents of a column file, a jsonlines file, a SciCo file or scorch JSON (a file
     or a directory) (``fmt``: auto, conll, jsonl/jsonlines, scico, scorch; auto guesses
     from suffix and content, a directory is scorch's, else conll); ``-`` is standard
-    input."""
+    input.  ``tokens``: keep every token's columns (column files only; for heads and
+    parse trees)."""
     from ..codecs.registry import COREF_CODECS, guess_coref_format
 
     fmt = _format_name(fmt)
@@ -115,7 +116,9 @@ def read_documents(path: str | os.PathLike, fmt: str | None = "auto", unclosed: 
         if fmt == "auto":
             fmt = "scorch" if os.path.isdir(src.path) else (
                 guess_coref_format(src.name, src.head(), DOCUMENT_FORMATS) or "conll")
-        items = COREF_CODECS[fmt].read(src.path, *((unclosed,) if fmt == "conll" else ()))
+        if tokens and fmt != "conll":
+            raise InputError(f"is read as {fmt}: token columns (heads, parse trees) need a column file", src.name)
+        items = COREF_CODECS[fmt].read(src.path, *((unclosed, tokens) if fmt == "conll" else ()))
         if fmt == "scico":
             items = [t.document() for t in items]
         return src.rename(items)
@@ -160,14 +163,14 @@ def _check(metrics: Sequence[str] | None, average: str) -> tuple[str, ...]:
 
 
 def _score_chunk(pairs: list, names: tuple[str, ...], keep_singletons: bool, repeated: str,
-                 remove_nested: bool = False) -> list:
+                 remove_nested: bool = False, partial: tuple | None = None) -> list:
     """(document score, CoNLL row) of every (key, response) pair of a chunk."""
     from ..metrics.coref.score import score_pair
 
     wanted = names + tuple(m for m in CONLL_METRICS if m not in names)
     out = []
     for k, r in pairs:
-        d = score_pair(k, r, wanted, keep_singletons, repeated, remove_nested)
+        d = score_pair(k, r, wanted, keep_singletons, repeated, remove_nested, partial)
         row = [x for m in CONLL_METRICS
                for x in (d.counts[m].r_num, d.counts[m].r_den, d.counts[m].p_num, d.counts[m].p_den)]
         d.counts = {m: d.counts[m] for m in names}
@@ -182,15 +185,16 @@ def _serial():
 
 
 def score_pairs(pairs: Sequence[tuple], executor=None, *, keep_singletons: bool = True, repeated: str = "first",
-                average: str = "micro", metrics: Sequence[str] | None = None, remove_nested: bool = False
-                ) -> tuple["CorefResult", list[list[float]]]:
+                average: str = "micro", metrics: Sequence[str] | None = None, remove_nested: bool = False,
+                partial_heads: tuple | None = None) -> tuple["CorefResult", list[list[float]]]:
     """Score paired (key, response) documents through ``executor`` (default: serial):
-    the :class:`~mrkit.metrics.coref.score.CorefResult` and every document's CoNLL row."""
+    the :class:`~mrkit.metrics.coref.score.CorefResult` and every document's CoNLL row.
+    ``partial_heads``: ``(weight, heads spec)``, partial credit for head matches."""
     from ..metrics.coref.score import CorefResult
 
     names = _check(metrics, average)
     fn = partial(_score_chunk, names=names, keep_singletons=keep_singletons, repeated=repeated,
-                 remove_nested=remove_nested)
+                 remove_nested=remove_nested, partial=partial_heads)
     docs, rows = [], []
     for d, row in stream(fn, pairs, executor if executor is not None else _serial()):
         docs.append(d)
@@ -198,6 +202,8 @@ def score_pairs(pairs: Sequence[tuple], executor=None, *, keep_singletons: bool 
     options = {"keep_singletons": keep_singletons, "repeated": repeated}
     if remove_nested:
         options["remove_nested"] = True
+    if partial_heads is not None:
+        options["partial_heads"] = {"weight": partial_heads[0], "heads": list(partial_heads[1])}
     return (CorefResult(docs, names, average, options), rows)
 
 

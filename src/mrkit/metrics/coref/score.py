@@ -150,11 +150,25 @@ class CorefResult:
 
 
 def score_pair(key: CorefDocument, response: CorefDocument, metrics: Sequence[str] = tuple(METRICS),
-               keep_singletons: bool = True, repeated: str = "first", remove_nested: bool = False) -> DocumentScore:
-    """Counts of every metric for one (key, response) pair of documents."""
+               keep_singletons: bool = True, repeated: str = "first", remove_nested: bool = False,
+               partial: tuple | None = None) -> DocumentScore:
+    """Counts of every metric for one (key, response) pair of documents.  ``partial``:
+    ``(weight, heads)`` gives partial credit for head matches
+    (:mod:`mrkit.metrics.coref.partial`; ``heads`` as its ``mention_heads`` spec)."""
     kc = prepare(key, keep_singletons, repeated, remove_nested)
     rc = prepare(response, keep_singletons, repeated, remove_nested)
-    return DocumentScore(key.id, score_clusters(kc, rc, metrics))
+    if partial is None:
+        return DocumentScore(key.id, score_clusters(kc, rc, metrics))
+    from .partial import match_partial, mention_heads
+
+    weight, heads = partial
+    rc, part = match_partial(kc, rc, mention_heads(key, kc, heads))
+    counts = score_clusters(kc, rc, metrics)
+    if "mentions" in counts and part:
+        c = counts["mentions"]
+        credit = c.r_num - (1 - weight) * part
+        counts["mentions"] = Counts(credit, c.r_den, credit, c.p_den)
+    return DocumentScore(key.id, counts)
 
 
 def score_documents(keys: Sequence[CorefDocument], responses: Sequence[CorefDocument], *,
