@@ -38,6 +38,11 @@ where it first appears (the reference scorer's rule) unless --repeated error.
 within a key mention's bounds and holds its head token takes that key mention's place
 for every metric, and counts --partial-weight (0.5) instead of 1 in mention recall and
 precision. Heads come from the key's dependency columns (--heads).
+
+--np-only and --min-span are coval's options: they read the tree of every mention (key
+and response) from the key's CoNLL-2012 parse column (word 3, POS 4, parse bits 5);
+NP-only drops mentions that are VPs, minimum span compares mentions by their minimum
+span (MINA: the shallowest content words of the mention's NPs).
 """
 
 
@@ -55,6 +60,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--unclosed", choices=("error", "drop"), default="error",
                    help="a column-file mention that never ends: fail (default) or drop it, as coval does "
                         "(SciCo's CoNLL output has such mentions)")
+    p.add_argument("--np-only", action="store_true",
+                   help="coval's NP-only: drop mentions that are VPs in the key's parse column (CoNLL-2012 files)")
+    p.add_argument("--min-span", action="store_true",
+                   help="coval's minimum-span evaluation: mentions match by their minimum span (MINA) in the "
+                        "key's parse column (CoNLL-2012 files)")
     p.add_argument("--partial-heads", action="store_true",
                    help="partial credit for head matches, as the reference scorer's README describes: a response "
                         "mention within a key mention's bounds that holds its head counts as that key mention "
@@ -113,6 +123,15 @@ def run(args) -> int:
                    average="macro" if args.macro else "micro", metrics=metrics)
     if args.remove_nested:
         options["remove_nested"] = True
+    if args.np_only or args.min_span:
+        if args.amr:
+            raise MrkitError("--np-only and --min-span are not available with --amr")
+        if args.min_span and args.remove_nested:
+            raise MrkitError("--min-span with --remove-nested is not supported (coval compares nested mentions "
+                             "by their bounds and equal ones by their minimum spans)")
+        if args.min_span and args.partial_heads:
+            raise MrkitError("--min-span and --partial-heads are two ways of loose matching: choose one")
+        options["np_only"], options["min_span"] = args.np_only, args.min_span
     heads = None
     if args.partial_heads:
         from ..metrics.coref.partial import parse_head_spec
@@ -142,7 +161,8 @@ def run(args) -> int:
                                    per_document=args.per_document, **options)
         if not keys:  # the key is read once (it may be standard input)
             keys.append(read_documents(args.key, args.input_format or "auto", args.unclosed,
-                                       tokens=heads is not None and heads[0] == "columns"))
+                                       tokens=(heads is not None and heads[0] == "columns") or args.np_only
+                                       or args.min_span))
         return score_coref(args.key, response, executor, fmt=args.input_format or "auto", keep_records=keep,
                            per_document=args.per_document, keys=keys[0], unclosed=args.unclosed, **options)
 

@@ -163,14 +163,15 @@ def _check(metrics: Sequence[str] | None, average: str) -> tuple[str, ...]:
 
 
 def _score_chunk(pairs: list, names: tuple[str, ...], keep_singletons: bool, repeated: str,
-                 remove_nested: bool = False, partial: tuple | None = None) -> list:
+                 remove_nested: bool = False, partial: tuple | None = None, np_only: bool = False,
+                 min_span: bool = False) -> list:
     """(document score, CoNLL row) of every (key, response) pair of a chunk."""
     from ..metrics.coref.score import score_pair
 
     wanted = names + tuple(m for m in CONLL_METRICS if m not in names)
     out = []
     for k, r in pairs:
-        d = score_pair(k, r, wanted, keep_singletons, repeated, remove_nested, partial)
+        d = score_pair(k, r, wanted, keep_singletons, repeated, remove_nested, partial, np_only, min_span)
         row = [x for m in CONLL_METRICS
                for x in (d.counts[m].r_num, d.counts[m].r_den, d.counts[m].p_num, d.counts[m].p_den)]
         d.counts = {m: d.counts[m] for m in names}
@@ -186,15 +187,17 @@ def _serial():
 
 def score_pairs(pairs: Sequence[tuple], executor=None, *, keep_singletons: bool = True, repeated: str = "first",
                 average: str = "micro", metrics: Sequence[str] | None = None, remove_nested: bool = False,
-                partial_heads: tuple | None = None) -> tuple["CorefResult", list[list[float]]]:
+                partial_heads: tuple | None = None, np_only: bool = False, min_span: bool = False
+                ) -> tuple["CorefResult", list[list[float]]]:
     """Score paired (key, response) documents through ``executor`` (default: serial):
     the :class:`~mrkit.metrics.coref.score.CorefResult` and every document's CoNLL row.
-    ``partial_heads``: ``(weight, heads spec)``, partial credit for head matches."""
+    ``partial_heads``: ``(weight, heads spec)``, partial credit for head matches;
+    ``np_only`` / ``min_span``: coval's options (the keys read with their columns)."""
     from ..metrics.coref.score import CorefResult
 
     names = _check(metrics, average)
     fn = partial(_score_chunk, names=names, keep_singletons=keep_singletons, repeated=repeated,
-                 remove_nested=remove_nested, partial=partial_heads)
+                 remove_nested=remove_nested, partial=partial_heads, np_only=np_only, min_span=min_span)
     docs, rows = [], []
     for d, row in stream(fn, pairs, executor if executor is not None else _serial()):
         docs.append(d)
@@ -202,6 +205,10 @@ def score_pairs(pairs: Sequence[tuple], executor=None, *, keep_singletons: bool 
     options = {"keep_singletons": keep_singletons, "repeated": repeated}
     if remove_nested:
         options["remove_nested"] = True
+    if np_only:
+        options["np_only"] = True
+    if min_span:
+        options["min_span"] = True
     if partial_heads is not None:
         options["partial_heads"] = {"weight": partial_heads[0], "heads": list(partial_heads[1])}
     return (CorefResult(docs, names, average, options), rows)

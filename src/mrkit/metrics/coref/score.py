@@ -151,12 +151,25 @@ class CorefResult:
 
 def score_pair(key: CorefDocument, response: CorefDocument, metrics: Sequence[str] = tuple(METRICS),
                keep_singletons: bool = True, repeated: str = "first", remove_nested: bool = False,
-               partial: tuple | None = None) -> DocumentScore:
+               partial: tuple | None = None, np_only: bool = False, min_span: bool = False) -> DocumentScore:
     """Counts of every metric for one (key, response) pair of documents.  ``partial``:
     ``(weight, heads)`` gives partial credit for head matches
-    (:mod:`mrkit.metrics.coref.partial`; ``heads`` as its ``mention_heads`` spec)."""
-    kc = prepare(key, keep_singletons, repeated, remove_nested)
-    rc = prepare(response, keep_singletons, repeated, remove_nested)
+    (:mod:`mrkit.metrics.coref.partial`; ``heads`` as its ``mention_heads`` spec);
+    ``np_only`` / ``min_span``: coval's NP-only and minimum-span evaluation from the key's
+    parse column (:mod:`mrkit.metrics.coref.mina`; the key read with its columns)."""
+    if np_only or min_span:
+        from ...model.clusters import remove_nested_mentions
+        from .mina import ParseTrees, apply_parse_options
+
+        trees = ParseTrees(key)
+        kc = apply_parse_options(prepare(key, keep_singletons, repeated), trees, np_only, min_span)
+        rc = apply_parse_options(prepare(response, keep_singletons, repeated), trees, np_only, min_span)
+        if remove_nested:
+            kc = remove_nested_mentions(kc, keep_singletons)
+            rc = remove_nested_mentions(rc, keep_singletons)
+    else:
+        kc = prepare(key, keep_singletons, repeated, remove_nested)
+        rc = prepare(response, keep_singletons, repeated, remove_nested)
     if partial is None:
         return DocumentScore(key.id, score_clusters(kc, rc, metrics))
     from .partial import match_partial, mention_heads
