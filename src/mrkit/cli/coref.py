@@ -43,6 +43,13 @@ precision. Heads come from the key's dependency columns (--heads).
 and response) from the key's CoNLL-2012 parse column (word 3, POS 4, parse bits 5);
 NP-only drops mentions that are VPs, minimum span compares mentions by their minimum
 span (MINA: the shallowest content words of the mention's NPs).
+
+--topics REGEX groups documents into topics (cross-document coreference, ECB+ style;
+entity identifiers are shared by the documents of a topic): the result is the
+cross-document score (each topic one document: its documents in order, clusters joined
+by identifier; counts summed over topics), and the within-document score (each document
+alone, the ordinary score) is reported beside it. A REGEX that puts every document in one
+topic ('^') gives the corpus-level score.
 """
 
 
@@ -65,6 +72,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--min-span", action="store_true",
                    help="coval's minimum-span evaluation: mentions match by their minimum span (MINA) in the "
                         "key's parse column (CoNLL-2012 files)")
+    p.add_argument("--topics", metavar="REGEX",
+                   help="documents grouped into topics (cross-document coreference, e.g. ECB+): the topic of a "
+                        "document is the first group (or the match) of REGEX in its id, e.g. '^(\\d+)_'; reports "
+                        "cross-document scores (one document per topic, entities joined by identifier) and "
+                        "within-document scores (column files)")
     p.add_argument("--partial-heads", action="store_true",
                    help="partial credit for head matches, as the reference scorer's README describes: a response "
                         "mention within a key mention's bounds that holds its head counts as that key mention "
@@ -150,6 +162,8 @@ def run(args) -> int:
     executor = executor_of(args)
 
     check_stdin(args.key, args.response, args.against, *(args.amr or ()))
+    if args.amr and args.topics:
+        raise MrkitError("--topics is not available with --amr")
     if args.amr and args.against:  # a second system has its own AMR graphs: no pairing by sentence
         raise MrkitError("--against is not available with --amr")
     keys: list = []
@@ -162,9 +176,10 @@ def run(args) -> int:
         if not keys:  # the key is read once (it may be standard input)
             keys.append(read_documents(args.key, args.input_format or "auto", args.unclosed,
                                        tokens=(heads is not None and heads[0] == "columns") or args.np_only
-                                       or args.min_span))
+                                       or args.min_span or bool(args.topics)))
         return score_coref(args.key, response, executor, fmt=args.input_format or "auto", keep_records=keep,
-                           per_document=args.per_document, keys=keys[0], unclosed=args.unclosed, **options)
+                           per_document=args.per_document, keys=keys[0], unclosed=args.unclosed,
+                           topics=args.topics, **options)
 
     try:
         with executor:
@@ -181,8 +196,18 @@ def run(args) -> int:
             lines += ["  " + l for l in format_table([(m, c.recall, c.precision, c.f1) for m, c in d.counts.items()],
                                                      args.digits, marks=marks)]
         lines.append("")
-    lines.append(f"{len(coref.documents)} documents, {coref.average} average")
-    lines += format_table(coref.table_rows(), args.digits, marks=coref.table_marks())
+    if args.topics:
+        info = result.detail["topics"]
+        lines.append(f"{info['documents']} documents in {info['topics']} topics, {coref.average} average")
+        lines.append("cross-document (one document per topic)")
+        lines += format_table(coref.table_rows(), args.digits, marks=coref.table_marks())
+        within = result.detail["within_document"]
+        lines.append("within-document (every document alone)")
+        lines += format_table([(m, v.get("recall", float("nan")), v.get("precision", float("nan")), v["f1"])
+                               for m, v in within.items()], args.digits)
+    else:
+        lines.append(f"{len(coref.documents)} documents, {coref.average} average")
+        lines += format_table(coref.table_rows(), args.digits, marks=coref.table_marks())
     emit_result(args, result, {"key": args.key, "response": args.response}, lines, ci, compared,
                 per_pair=rows, scale=100.0)
     return 0

@@ -221,6 +221,7 @@ def _check_closed(doc: CorefDocument, open_: dict[str, list[tuple[int, int]]],
                          doc.source_file, line, doc.id, unit="document")
     # entities whose only mentions never closed cannot remain (checked above); drop
     # nothing else: an entity opened and closed always has a mention
+    doc.entity_ids = [ident for ident, i in entity_index.items() if doc.clusters[i]]
     doc.clusters[:] = [c for c in doc.clusters if c]
     if doc.repeats is None:
         doc.repeats = False

@@ -100,7 +100,10 @@ class CorefDocument:
     """Where each mention was written (line number), for error messages."""
     repeats: bool | None = None
     """Whether a mention is written twice; ``None``: not known (checked when scoring)."""
-    tokens: "TokenColumns | None" = field(default=None, repr=False)
+    entity_ids: list | None = field(default=None, repr=False, compare=False)
+    """The file's identifier of every cluster (column files read by the Python reader;
+    ``None`` when not known): what ties entities of several documents together."""
+    tokens: "TokenColumns | None" = field(default=None, repr=False, compare=False)
     """The columns of every token and the sentences, when a reader was asked to keep them
     (heads and parse trees of column files); ``None`` otherwise."""
 

@@ -297,16 +297,49 @@ def coref_corpus(coref: "CorefResult", rows: Sequence[Sequence[float]], keep_rec
 
 def score_coref(key: str, response: str, executor=None, *, fmt: str = "auto", keep_records: bool = False,
                 per_document: bool = False, empty_key_error: bool = True, keys: list | None = None,
-                unclosed: str = "error", **options) -> tuple["CorefResult", "CorpusResult"]:
+                unclosed: str = "error", topics: str | None = None, **options
+                ) -> tuple["CorefResult", "CorpusResult"]:
     """``mrkit coref KEY RESPONSE``: read, pair by id, score through ``executor``
-    (``keys``: the key's documents when already read, e.g. for a second response)."""
+    (``keys``: the key's documents when already read, e.g. for a second response;
+    ``topics``: a topic pattern, see :func:`score_topic_breakdown`)."""
     if keys is None:
-        keys = read_documents(key, fmt, unclosed)
+        keys = read_documents(key, fmt, unclosed, tokens=bool(topics))
     if empty_key_error and not keys:  # nothing to score is not a perfect score
         raise InputError("holds no document: nothing to score", key)
-    coref, rows = score_documents_rows(keys, read_documents(response, fmt, unclosed), executor,
+    responses = read_documents(response, fmt, unclosed, tokens=bool(topics))
+    if topics:
+        return score_topic_breakdown(keys, responses, topics, executor, response_file=os.fspath(response),
+                                     keep_records=keep_records, per_document=per_document, **options)
+    coref, rows = score_documents_rows(keys, responses, executor,
                                        response_file=os.fspath(response), **options)
     return coref, coref_corpus(coref, rows, keep_records, per_document)
+
+
+def score_topic_breakdown(keys, responses, topics: str, executor=None, *, response_file: str | None = None,
+                          keep_records: bool = False, per_document: bool = False, **options
+                          ) -> tuple["CorefResult", "CorpusResult"]:
+    """Documents grouped into topics (:mod:`mrkit.metrics.coref.topics`; ``topics``: the
+    regular expression whose first group, or match, in a document id is its topic): the
+    cross-document scores (one document per topic) are the result, the within-document
+    scores (every document alone) its ``within_document`` detail."""
+    import re
+
+    from ..errors import MrkitError
+    from ..metrics.coref.topics import topic_pairs
+    from ..model.clusters import pair_documents
+
+    try:
+        pattern = re.compile(topics)
+    except re.error as exc:
+        raise MrkitError(f"--topics: not a regular expression ({exc})") from None
+    _check(options.get("metrics"), options.get("average", "micro"))
+    pairs = pair_documents(keys, responses, response_file)
+    within, _ = score_pairs(pairs, executor, **options)
+    cross, rows = score_pairs(topic_pairs(pairs, pattern), executor, **options)
+    result = coref_corpus(cross, rows, keep_records, per_document)
+    result.detail["topics"] = {"pattern": topics, "topics": len(cross.documents), "documents": len(pairs)}
+    result.detail["within_document"] = within.to_dict()["scores"]
+    return cross, result
 
 
 def score_coref_amr(key: str, gold_amr: str, response: str, system_amr: str, executor=None, *,
@@ -508,5 +541,6 @@ __all__ = [
     "CONLL_COLUMNS", "DOCUMENT_FORMATS", "chain_pairs", "conll_reduce", "coref_corpus", "hierarchy_corpus",
     "read_chain_documents", "read_documents", "read_topics", "score_chain_files", "score_coref",
     "score_bridging", "score_coref_amr", "score_documents", "score_files", "score_hierarchy", "score_pairs",
+    "score_topic_breakdown",
     "score_topics",
 ]
