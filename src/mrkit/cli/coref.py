@@ -86,7 +86,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--heads", default="columns", metavar="SPEC",
                    help="with --partial-heads: the head of a key mention from a dependency tree, 'columns' (token "
                         "number column 0 and head column 8, the reference scorer's) or 'ID,HEAD' column numbers "
-                        "from 0 (CoNLL-U: 0,6); or 'first' / 'last' token (default: columns)")
+                        "from 0 (CoNLL-U: 0,6); or 'first' / 'last' token; or 'minspan': the key mention's minimum "
+                        "span (coval's MINA, from the parse column) must be held whole (default: columns)")
     p.add_argument("--repeated", choices=("first", "error"), default="first",
                    help="a mention written twice: keep its first occurrence (default) or fail")
     p.add_argument("--amr", nargs=2, metavar=("GOLD_AMR", "SYSTEM_AMR"),
@@ -175,7 +176,8 @@ def run(args) -> int:
                                    per_document=args.per_document, **options)
         if not keys:  # the key is read once (it may be standard input)
             keys.append(read_documents(args.key, args.input_format or "auto", args.unclosed,
-                                       tokens=(heads is not None and heads[0] == "columns") or args.np_only
+                                       tokens=(heads is not None and heads[0] in ("columns", "minspan"))
+                                       or args.np_only
                                        or args.min_span or bool(args.topics)))
         return score_coref(args.key, response, executor, fmt=args.input_format or "auto", keep_records=keep,
                            per_document=args.per_document, keys=keys[0], unclosed=args.unclosed,

@@ -191,3 +191,23 @@ def test_no_tokens_kept_means_an_error():
     doc = CorefDocument("d", [[span(0, 1)]], "f.conll", 1)
     with pytest.raises(InputError):
         mention_heads(doc, doc.clusters, ("columns", 0, 8))
+
+
+def test_min_span_as_heads_by_hand():
+    """--heads minspan on the hand-made CoNLL-2012 file of test_coref_parse_options: the key
+    mention must have its minimum span held whole.  7 exact matches; "The big dog" holds
+    the minimum span of "The big dog of my neighbour"; "Mr. John Smith" does not hold that
+    of the appositive "Mr. John Smith , the baker ," ({Mr. John Smith, the baker}), nor
+    "the shop" that of "the shop and the town": (7 + 0.5) / 10 and / 12."""
+    from mrkit.metrics.coref.mina import ParseTrees, min_span_region
+
+    key = read_conll(DATA / "parsed.key", tokens=True)[0]
+    trees = ParseTrees(key)
+    assert min_span_region(trees, span(0, 5)) == (0, 2)
+    assert min_span_region(trees, span(18, 24)) == (18, 23)
+    assert min_span_region(trees, span(26, 30)) == (26, 30)
+    result = _score(DATA / "parsed.key", DATA / "parsed.response", ("minspan",))
+    assert _counts(result, "mentions") == [7.5, 10.0, 7.5, 12.0]
+    r = run_mrkit("coref", str(DATA / "parsed.key"), str(DATA / "parsed.response"), "--partial-heads",
+                  "--heads", "minspan", "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["scores"]["mentions"]["recall"] == 0.75

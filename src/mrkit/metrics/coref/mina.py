@@ -40,11 +40,14 @@ class Node:
     """A node of coval's mention tree: a constituent (``tag``), or a terminal whose
     ``tag`` is its words joined by spaces, ``pos`` their parts of speech."""
 
-    __slots__ = ("tag", "pos", "index", "terminal", "children")
+    __slots__ = ("tag", "pos", "index", "terminal", "children", "span")
 
-    def __init__(self, tag: str, pos, index: int, terminal: bool) -> None:
+    def __init__(self, tag: str, pos, index: int, terminal: bool, span: tuple[int, int] | None = None) -> None:
         self.tag, self.pos, self.index, self.terminal = tag, pos, index, terminal
         self.children: list[Node] = []
+        self.span = span
+        """A terminal's first and last word (positions in the sentence); coval's
+        ``index`` is where the terminal was closed, which is not always its last word."""
 
     def __repr__(self) -> str:
         inner = " ".join(map(repr, self.children))
@@ -75,12 +78,13 @@ def mention_tree(rows: list[tuple[str, str, str]], start: int) -> Node | None:
     name: list[str] = []
     words: list[str] = []
     tags: list[str] = []
+    where: list[int] = []
     root = None
     roots: list[Node] = []
     last = len(rows) - 1
 
     def put_terminal(index: int) -> None:
-        node = Node(" ".join(words), tags, index, True)
+        node = Node(" ".join(words), tags, index, True, (where[0], where[-1]))
         if open_:
             open_[-1].children.append(node)
         else:
@@ -99,11 +103,12 @@ def mention_tree(rows: list[tuple[str, str, str]], start: int) -> Node | None:
                 if words:
                     if _has_content(words):  # commas, quotes, brackets are skipped here
                         put_terminal(index)
-                    words, tags = [], []
+                    words, tags, where = [], [], []
                 started = True
             elif c == "*":
                 words.append(word)
                 tags.append(pos)
+                where.append(index)
                 node = Node("".join(name), None, index, False)
                 if started:
                     if open_:
@@ -116,7 +121,7 @@ def mention_tree(rows: list[tuple[str, str, str]], start: int) -> Node | None:
             elif c == ")":
                 if words:
                     put_terminal(index)
-                    words, tags = [], []
+                    words, tags, where = [], [], []
                 if open_:
                     root = open_.pop()
                     if not open_:
@@ -126,7 +131,7 @@ def mention_tree(rows: list[tuple[str, str, str]], start: int) -> Node | None:
                 name.append(c)
             if i == last and j == len(bits) - 1 and words:
                 put_terminal(index)
-                words, tags = [], []
+                words, tags, where = [], [], []
     while open_:  # constituents that go on beyond the mention
         root = open_.pop()
         if not open_:
@@ -163,7 +168,7 @@ def _valid_tags(root: Node):
     return None
 
 
-def _search(root: Node, tags, found: set, fixed: bool) -> None:
+def _search(root: Node, tags, found: set, fixed: bool, nodes: dict) -> None:
     """Breadth-first search for the shallowest content terminals below ``root`` through
     constituents of ``tags`` (``fixed=False``: ``tags`` is taken from the first NP or VP
     met, coval's search when no top-level phrase qualifies)."""
@@ -179,6 +184,7 @@ def _search(root: Node, tags, found: set, fixed: bool) -> None:
         if node.terminal and depth <= shortest:
             if _valid_terminal(node.tag, node.pos):
                 found.add((node.tag, node.index))
+                nodes[(node.tag, node.index)] = node
                 shortest = min(shortest, depth)
         elif ((not found or depth < shortest) and node.children
               and (depth == 0 or not tags or node.tag[0:2] in tags)):
@@ -187,32 +193,49 @@ def _search(root: Node, tags, found: set, fixed: bool) -> None:
                     queue.append((child, depth + 1))
 
 
-def min_span(root: Node | None, words: list[str]) -> set | None:
+def min_span(root: Node | None, words: list[str], nodes: dict | None = None) -> set | None:
     """coval's minimum span of a mention's tree: a set of (terminal words, position);
-    ``None`` without a tree (the mention then keeps its bounds)."""
+    ``None`` without a tree (the mention then keeps its bounds).  ``nodes``, when given,
+    receives the terminal node of every element (none for the whole-mention fallback)."""
     if root is None:
         return None
+    nodes = {} if nodes is None else nodes
     found: set = set()
     tags = _valid_tags(root)
     top: list[Node] = []
     if root.terminal and _valid_terminal(root.tag, root.pos):
         found.add((root.tag, root.index))
+        nodes[(root.tag, root.index)] = root
     elif root.children:
         for node in root.children:
             if node.terminal and _valid_terminal(node.tag, node.pos):
                 found.add((node.tag, node.index))
+                nodes[(node.tag, node.index)] = node
         if not found:
             top = [n for n in root.children if n.children and n.tag[0:2] in tags]
     if found:
         return found
     if top:  # in conjunctions, each top-level phrase has its own minimum span
         for node in top:
-            _search(node, tags, found, True)
+            _search(node, tags, found, True, nodes)
     else:
-        _search(root, None, found, False)
+        _search(root, None, found, False, nodes)
     if not found:  # no content word (a parsing error): the whole mention, positions from 0
         found.update((w, i) for i, w in enumerate(words))
     return found
+
+
+def min_span_region(trees: "ParseTrees", mention: Span) -> tuple[int, int]:
+    """The document tokens from the first to the last word of a mention's minimum span
+    (the whole mention when it has none): the "head" of ``--heads minspan``."""
+    nodes: dict = {}
+    found = min_span(trees.tree(mention), trees.words(mention), nodes)
+    if not found or not nodes:
+        return mention.first, mention.last
+    sentence_start = mention.first - trees.locate(mention)[1]
+    lo = min(n.span[0] for n in nodes.values())
+    hi = max(n.span[1] for n in nodes.values())
+    return sentence_start + lo, sentence_start + hi
 
 
 class ParseTrees:

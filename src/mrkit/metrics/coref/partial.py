@@ -28,7 +28,10 @@ Heads (the head token of every key mention):
   token number column ``ID`` and the head column ``HEAD`` (the scorer's: 0 and 8, the
   SemEval-2010 layout; CoNLL-U: 0 and 6): the first token of the mention whose head lies
   outside the mention's token numbers, else the first token;
-* ``"first"`` / ``"last"``: the first or last token of the mention.
+* ``"first"`` / ``"last"``: the first or last token of the mention;
+* ``"minspan"``: the mention's minimum span (coval's MINA, :mod:`.mina`, from the key's
+  CoNLL-2012 parse column) in place of a head token: a response mention must hold it
+  whole (its first to its last word) and stay within the key mention.
 """
 
 from __future__ import annotations
@@ -38,21 +41,23 @@ from typing import Sequence
 from ...errors import InputError
 from ...model.clusters import Clusters, CorefDocument, Span
 
-HEAD_MODES = ("columns", "first", "last")
+HEAD_MODES = ("columns", "first", "last", "minspan")
 DEFAULT_HEAD_COLUMNS = (0, 8)
 """The reference scorer's: ``ID`` is column 0, ``$HEAD_COLUMN = 8``."""
 
 
 def parse_head_spec(text: str) -> tuple:
-    """``first``, ``last``, ``columns`` (0,8) or ``ID,HEAD`` (column numbers from 0)."""
-    if text in ("first", "last"):
+    """``first``, ``last``, ``minspan``, ``columns`` (0,8) or ``ID,HEAD`` (column numbers
+    from 0)."""
+    if text in ("first", "last", "minspan"):
         return (text,)
     if text == "columns":
         return ("columns", *DEFAULT_HEAD_COLUMNS)
     parts = text.split(",")
     if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
         return ("columns", int(parts[0]), int(parts[1]))
-    raise ValueError(f"heads must be first, last, columns or ID,HEAD column numbers (e.g. 0,6), not {text!r}")
+    raise ValueError(f"heads must be first, last, minspan, columns or ID,HEAD column numbers (e.g. 0,6), "
+                     f"not {text!r}")
 
 
 def _number(doc: CorefDocument, token: int, column: int, what: str) -> int:
@@ -69,9 +74,15 @@ def _number(doc: CorefDocument, token: int, column: int, what: str) -> int:
                          doc.id, unit="document") from None
 
 
-def mention_heads(doc: CorefDocument, clusters: Clusters, spec: Sequence = ("first",)) -> dict[Span, int]:
-    """The head token of every mention of ``clusters`` (spans of ``doc``)."""
+def mention_heads(doc: CorefDocument, clusters: Clusters, spec: Sequence = ("first",)) -> dict:
+    """The head token of every mention of ``clusters`` (spans of ``doc``); with
+    ``minspan``, the (first, last) tokens of its minimum span."""
     mode = spec[0]
+    if mode == "minspan":
+        from .mina import ParseTrees, min_span_region
+
+        trees = ParseTrees(doc)
+        return {m: min_span_region(trees, m) for c in clusters for m in c}
     if mode == "first":
         return {m: m.first for c in clusters for m in c}
     if mode == "last":
@@ -99,14 +110,19 @@ def mention_heads(doc: CorefDocument, clusters: Clusters, spec: Sequence = ("fir
 
 def match_partial(key: Clusters, response: Clusters, heads: dict) -> tuple[Clusters, int]:
     """The response clusters with every partially correct mention replaced by the key
-    mention it matches, and how many there are (see the module's rules)."""
+    mention it matches, and how many there are (see the module's rules).  ``heads``:
+    key mention -> head token, or (first, last) tokens that must be held whole."""
     key_order: dict = {}
     by_head: dict[int, list] = {}
+    last_of: dict = {}
     for c in key:
         for m in c:
             if m not in key_order:
                 key_order[m] = len(key_order)
-                by_head.setdefault(heads[m], []).append(m)
+                h = heads[m]
+                lo, hi = (h, h) if isinstance(h, int) else h
+                last_of[m] = hi
+                by_head.setdefault(lo, []).append(m)
     taken = {m for c in response for m in c if m in key_order}
     part = 0
     out: Clusters = []
@@ -118,7 +134,7 @@ def match_partial(key: Clusters, response: Clusters, heads: dict) -> tuple[Clust
                 best = None
                 for t in range(first, last + 1):
                     for k in by_head.get(t, ()):
-                        if k not in taken and k.first <= first and last <= k.last and (
+                        if k not in taken and k.first <= first and last <= k.last and last_of[k] <= last and (
                                 best is None or key_order[k] < key_order[best]):
                             best = k
                 if best is not None:
