@@ -109,3 +109,21 @@ def test_a_file_without_parse_column_is_one_line_error(tmp_path):
     r = run_mrkit("coref", str(key), str(key), "--np-only", "-o", str(out))
     assert r.returncode == 2 and "no parse column 5" in r.stderr and "k.conll:2" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and not out.exists()
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_bits = st.text(alphabet="()*NPVS,-", min_size=1, max_size=8)
+_words = st.sampled_from(["the", "dog", ",", "3", "%", "-LRB-", "U.S."])
+_pos = st.sampled_from(["DT", "NN", "CC", "IN", ",", "CD"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_words, _pos, _bits), min_size=1, max_size=6), st.integers(0, 5))
+def test_any_parse_bits_give_a_tree_or_none_and_a_min_span(rows, start):
+    """Malformed parse bits (unbalanced, no '*') never raise: coval's reader is lenient,
+    and so is mrkit's (the minimum span then falls back to the whole mention)."""
+    tree = mention_tree(rows, start)
+    found = min_span(tree, [w for w, _, _ in rows])
+    assert tree is None and found is None or found
