@@ -177,8 +177,7 @@ def run(args) -> int:
         if not keys:  # the key is read once (it may be standard input)
             keys.append(read_documents(args.key, args.input_format or "auto", args.unclosed,
                                        tokens=(heads is not None and heads[0] in ("columns", "minspan"))
-                                       or args.np_only
-                                       or args.min_span or bool(args.topics)))
+                                       or args.np_only or args.min_span, entity_ids=bool(args.topics)))
         return score_coref(args.key, response, executor, fmt=args.input_format or "auto", keep_records=keep,
                            per_document=args.per_document, keys=keys[0], unclosed=args.unclosed,
                            topics=args.topics, **options)

@@ -37,17 +37,19 @@ _DIGITS = frozenset("0123456789")
 _SEPARATORS = frozenset("|-_")
 
 
-def iter_conll(path: str | os.PathLike, unclosed: str = "error", tokens: bool = False) -> Iterator[CorefDocument]:
+def iter_conll(path: str | os.PathLike, unclosed: str = "error", tokens: bool = False,
+               entity_ids: bool = False) -> Iterator[CorefDocument]:
     """Yield the documents of a column file in order.  ``unclosed="drop"`` drops a
     mention that begins and never ends (as coval does silently; SciCo's CoNLL writer
     makes such files) instead of failing.  ``tokens=True`` also keeps every token's
     columns and the sentence boundaries (:attr:`CorefDocument.tokens`, for heads and
-    parse trees; read by the Python reader)."""
+    parse trees; read by the Python reader).  ``entity_ids=True``: the file's identifier
+    of every cluster (:attr:`CorefDocument.entity_ids`; the Python reader always sets it)."""
     if unclosed not in ("error", "drop"):
         raise ValueError(f"unclosed must be 'error' or 'drop', not {unclosed!r}")
     name = os.fspath(path)
-    if tokens:
-        yield from iter_conll_python(name, unclosed, tokens=True)
+    if tokens or entity_ids:
+        yield from iter_conll_python(name, unclosed, tokens=tokens)
         return
     docs = _compiled(name)
     if docs is not None:
@@ -125,9 +127,10 @@ def iter_conll_python(path: str | os.PathLike, unclosed: str = "error", tokens: 
         raise InputError("document never ends (no '#end document')", name, doc.source_line, doc.id, unit="document")
 
 
-def read_conll(path: str | os.PathLike, unclosed: str = "error", tokens: bool = False) -> list[CorefDocument]:
+def read_conll(path: str | os.PathLike, unclosed: str = "error", tokens: bool = False,
+               entity_ids: bool = False) -> list[CorefDocument]:
     """All documents of a column file."""
-    return list(iter_conll(path, unclosed, tokens))
+    return list(iter_conll(path, unclosed, tokens, entity_ids))
 
 
 def _entity(ident: str, doc: CorefDocument, entity_index: dict[str, int]) -> list:

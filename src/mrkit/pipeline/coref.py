@@ -101,12 +101,12 @@ def check_stdin(*paths: str | None) -> None:
 
 
 def read_documents(path: str | os.PathLike, fmt: str | None = "auto", unclosed: str = "error",
-                   tokens: bool = False) -> list["CorefDocument"]:
+                   tokens: bool = False, entity_ids: bool = False) -> list["CorefDocument"]:
     """Documents of a column file, a jsonlines file, a SciCo file or scorch JSON (a file
     or a directory) (``fmt``: auto, conll, jsonl/jsonlines, scico, scorch; auto guesses
     from suffix and content, a directory is scorch's, else conll); ``-`` is standard
     input.  ``tokens``: keep every token's columns (column files only; for heads and
-    parse trees)."""
+    parse trees); ``entity_ids``: keep the entity identifiers (column files only)."""
     from ..codecs.registry import COREF_CODECS, guess_coref_format
 
     fmt = _format_name(fmt)
@@ -116,9 +116,10 @@ def read_documents(path: str | os.PathLike, fmt: str | None = "auto", unclosed: 
         if fmt == "auto":
             fmt = "scorch" if os.path.isdir(src.path) else (
                 guess_coref_format(src.name, src.head(), DOCUMENT_FORMATS) or "conll")
-        if tokens and fmt != "conll":
-            raise InputError(f"is read as {fmt}: token columns (heads, parse trees) need a column file", src.name)
-        items = COREF_CODECS[fmt].read(src.path, *((unclosed, tokens) if fmt == "conll" else ()))
+        if (tokens or entity_ids) and fmt != "conll":
+            what = "token columns (heads, parse trees)" if tokens else "entity identifiers shared by documents"
+            raise InputError(f"is read as {fmt}: {what} need a column file", src.name)
+        items = COREF_CODECS[fmt].read(src.path, *((unclosed, tokens, entity_ids) if fmt == "conll" else ()))
         if fmt == "scico":
             items = [t.document() for t in items]
         return src.rename(items)
@@ -303,10 +304,10 @@ def score_coref(key: str, response: str, executor=None, *, fmt: str = "auto", ke
     (``keys``: the key's documents when already read, e.g. for a second response;
     ``topics``: a topic pattern, see :func:`score_topic_breakdown`)."""
     if keys is None:
-        keys = read_documents(key, fmt, unclosed, tokens=bool(topics))
+        keys = read_documents(key, fmt, unclosed, entity_ids=bool(topics))
     if empty_key_error and not keys:  # nothing to score is not a perfect score
         raise InputError("holds no document: nothing to score", key)
-    responses = read_documents(response, fmt, unclosed, tokens=bool(topics))
+    responses = read_documents(response, fmt, unclosed, entity_ids=bool(topics))
     if topics:
         return score_topic_breakdown(keys, responses, topics, executor, response_file=os.fspath(response),
                                      keep_records=keep_records, per_document=per_document, **options)
