@@ -7,6 +7,12 @@ For each document the gold graph is the docamr representation; the systems are t
 no-coref, no-merge and merge-all graphs of the same document.
 
     python benchmarks/bench_docsmatch.py
+    python benchmarks/bench_docsmatch.py --target [--repeat 7]   # issue 14: >= 10x doc-smatch
+
+``--target``: the 19-sentence MS-AMR document only, mrkit and doc-smatch run one after
+the other ``--repeat`` times (default 7) on each system graph, median wall time and median
+CPU time (user + sys of the child, less sensitive to a busy machine) of each, and their
+ratios.
 
 Tools: ``mrkit`` from this checkout; ``doc-smatch`` and ``smatch.py`` from the
 environment of BENCH_PYTHON (default: the ``python`` next to a ``doc-smatch`` on PATH).
@@ -106,16 +112,63 @@ def f1_of(text: str, pattern: str) -> float | None:
     return float(m.group(1)) if m else None
 
 
+def timed(cmd: list[str], env: dict | None = None) -> tuple[float, float]:
+    """(wall, CPU) seconds of one whole command; CPU is the child's user + sys time."""
+    import resource
+    import subprocess
+    import time
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(cmd, capture_output=True, env=env, check=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def target(doc_smatch: str | None, py: str | None, repeat: int, tmp: Path, env: dict) -> None:
+    """Issue 14's docsmatch target: the 19-sentence document, interleaved runs."""
+    import statistics
+
+    doc = documents()[0]
+    gold = tmp / f"{doc.id}.gold.amr"
+    write_document_graphs([build(doc, "docamr")], gold)
+    print(f"{'system':<10} | {'mrkit wall':>10} {'CPU':>6} | {'doc-smatch wall':>15} {'CPU':>6} | "
+          f"{'wall ratio':>10} {'CPU ratio':>9}")
+    for name, sys_graph in (("no-coref", no_coref(doc)), ("no-merge", build(doc, "no-merge")),
+                            ("merge-all", build(doc, "merge-all"))):
+        path = tmp / f"{doc.id}.{name}.amr"
+        write_document_graphs([sys_graph], path)
+        mine, theirs = [], []
+        for _ in range(max(1, repeat)):
+            mine.append(timed(harness.mrkit("docsmatch", str(gold), str(path)), env))
+            if doc_smatch:
+                theirs.append(timed([py, doc_smatch, "-f", str(path), str(gold), "--pr", "--coref-subscore",
+                                     "--significant", "4"]))
+        mw, mc = (statistics.median(x[k] for x in mine) for k in (0, 1))
+        if theirs:
+            tw, tc = (statistics.median(x[k] for x in theirs) for k in (0, 1))
+            print(f"{name:<10} | {mw:>10.3f} {mc:>6.3f} | {tw:>15.3f} {tc:>6.3f} | {tw / mw:>9.1f}x {tc / mc:>8.1f}x",
+                  flush=True)
+        else:
+            print(f"{name:<10} | {mw:>10.3f} {mc:>6.3f} | {'n/a':>15} {'':>6} |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--repeat", type=int, default=1, help="runs per tool; the median is shown (default 1)")
+    ap.add_argument("--repeat", type=int, default=None, help="runs per tool; the median is shown (default 1; 7 with --target)")
     ap.add_argument("--documents", type=int, default=0,
                     help="only the first N documents (default: all; 1 = the MS-AMR sample)")
+    ap.add_argument("--target", action="store_true",
+                    help="issue 14's target: the 19-sentence document, mrkit vs doc-smatch, wall and CPU medians")
     args = ap.parse_args()
     doc_smatch, smatch = tool("doc-smatch"), tool("smatch.py")
     py = os.environ.get("BENCH_PYTHON") or (str(Path(doc_smatch).parent / "python") if doc_smatch else None)
     tmp = Path(tempfile.mkdtemp(prefix="bench-docsmatch-"))
     env = harness.mrkit_env()
+    if args.target:
+        return target(doc_smatch, py, args.repeat or 7, tmp, env)
+    args.repeat = args.repeat or 1
     print(f"{'document':<16}{'system':<10}{'nodes':>6} | {'mrkit s':>8}{'F1':>8}{'coref':>7}{'CoNLL':>7}{'cert':>5} | "
           f"{'doc-smatch s':>12}{'F1':>8}{'coref':>7} | {'smatch s':>9}{'F1':>8} | {'speed-up':>8}")
     for doc in documents()[:args.documents or None]:

@@ -197,3 +197,35 @@ def test_workers_and_small_chunks_give_the_same_rows():
     assert fast.ids == slow.ids
     np.testing.assert_array_equal(fast.table, slow.table)
     np.testing.assert_array_equal(fast.certified, slow.certified)
+
+
+# Pairs (0-based) the compiled stage left to the general engine before its branch-and-bound
+# existed; the general engine certifies each of them by branching (method "branch").
+# Found by running smatch_stage and smatch_pair over the three files (session 25).
+BRANCHED = {
+    PAIRS[0]: (179, 3240, 3365, 3374, 3880, 4365),
+    PAIRS[1]: (633, 640, 665, 800, 811, 824, 855, 958, 1019, 1047, 1115, 1288, 1344, 1377),
+    PAIRS[2]: (75,),
+}
+
+
+@pytest.mark.parametrize("gold,system", list(BRANCHED), ids=["sick", "sts", "lp-t5"])
+def test_pairs_certified_by_branching_take_the_compiled_path(gold, system):
+    """The compiled branch-and-bound settles them with the general engine's numbers."""
+    from mrkit.codecs.penman import parse_block
+    from mrkit.metrics.amr.smatch import smatch_pair
+    from mrkit.model.amr import NON_INVERTED_OF
+    from mrkit.pipeline.amr import _block_chunks
+
+    base = shared_path(AMR)
+    fast = _fast_path(AlignConfig(), NON_INVERTED_OF, False)
+    (_, golds, systems), = _block_chunks(str(base / gold), str(base / system), 10**6)
+    for k in BRANCHED[(gold, system)]:
+        (gs, gt), (ss, st_) = golds[k], systems[k]
+        coded = fast[0](gt, st_, fast[2])
+        assert coded is not None
+        score = fast[1](coded[3], *fast[3])
+        p = smatch_pair(parse_block(gs, gt, "g", k)[0], parse_block(ss, st_, "s", k)[0], AlignConfig(), k,
+                        NON_INVERTED_OF)
+        assert p.method == "branch" and p.certified
+        assert (score, coded[1], coded[2]) == (p.matched, p.gold, p.system)

@@ -4,7 +4,7 @@
  *   lsa(weights, n, m, out)         maximum-weight assignment (rectangular, weights >= 0)
  *   climb(...)                      hill-climbing over one-to-one node mappings with restarts
  *   score(...)                      objective value of one mapping
- *   smatch_stage(codes, work)       align()'s first stage on integer-coded Smatch triples
+ *   smatch_stage(codes, work)       align()'s stages up to the LP (bounds, climbing, branch-and-bound) on integer-coded Smatch triples
  *
  * Arrays are passed through the buffer protocol (numpy arrays, C-contiguous):
  * float64 for scores, int32 for indices, uint8 for masks.  No numpy headers are
@@ -656,15 +656,203 @@ static double py_floordiv(double vx, double wx) {
     return floordiv;
 }
 
+/* ---------------------------------------------- branch-and-bound (engine.py) */
+
+/* U under a candidate constraint: restrict() of problem.py */
+static void restrict_u(const double *U, const uint8_t *allow, double *Uq, size_t nm) {
+    for (size_t k = 0; k < nm; k++) Uq[k] = allow[k] ? U[k] : 0.0;
+}
+
+/* objective of a full mapping on the unrestricted problem: Problem.score() */
+static double mapping_score(const double *U, const int32_t *m, int nA, int nB,
+                            const int32_t *as, const int32_t *at, const int32_t *al, int nEa,
+                            const int32_t *bs, const int32_t *bt, const int32_t *bl, int nEb) {
+    double s = 0.0;
+    for (int i = 0; i < nA; i++)
+        if (m[i] >= 0) s += U[(size_t)i * nB + m[i]];
+    if (nEa && nEb)
+        for (int e = 0; e < nEa; e++) {
+            int x = m[as[e]], y = m[at[e]];
+            if (x < 0 || y < 0) continue;
+            for (int f = 0; f < nEb; f++)
+                if (bs[f] == x && bt[f] == y && bl[f] == al[e]) { s += 1.0; break; }
+        }
+    return s;
+}
+
+typedef struct {
+    uint8_t **items;
+    int n, cap;
+    size_t nm;
+} stack_t_;
+
+/* a copy of `allowed` pushed on the stack (the caller edits it through the pointer
+ * returned); NULL: no memory */
+static uint8_t *push_copy(stack_t_ *S, const uint8_t *allowed) {
+    if (S->n == S->cap) {
+        int cap = S->cap ? 2 * S->cap : 64;
+        uint8_t **items = realloc(S->items, sizeof(uint8_t *) * (size_t)cap);
+        if (!items) return NULL;
+        S->items = items;
+        S->cap = cap;
+    }
+    uint8_t *c = malloc(S->nm ? S->nm : 1);
+    if (!c) return NULL;
+    memcpy(c, allowed, S->nm);
+    S->items[S->n++] = c;
+    return c;
+}
+
+/* engine._branch_and_bound on plain arrays (every allowed pair allowed at the root, as
+ * in Smatch), step for step: the same nodes in the same order, the same Lagrangian bound
+ * per node, the same climbs from the same starts with the same seed, the same budget
+ * accounting (`*left`, when `limited`).  Returns 1 when every branch was closed (*score
+ * is then the optimum), 0 when the node limit or the budget stopped it, -1 on memory
+ * failure.  *score receives the best score found. */
+#define BRANCH_NODES 64
+static int branch_core(const double *U, const uint8_t *allowed0, const int32_t *as, const int32_t *at,
+                       const int32_t *al, const int32_t *bs, const int32_t *bt, const int32_t *bl,
+                       int nA, int nB, int nEa, int nEb, int nL, unsigned long long seed,
+                       int limited, double *left, double *score_io) {
+    size_t nm = (size_t)nA * nB;
+    int rn = nA <= nB ? nA : nB, rm = nA <= nB ? nB : nA, transpose = nA > nB;
+    double score = *score_io;
+    double node_cost = 0.1 * 50 * rn * rn * rm + 4.0 * nA * nB;
+    double ecost = 2.0 + 4.0 * nEa / (double)(nA > 1 ? nA : 1);
+    int result = -1, nodes = 0;
+    stack_t_ S = {NULL, 0, 0, nm};
+    double *Uq = malloc(sizeof(double) * (nm + 1)), *w = malloc(sizeof(double) * (nm + 1));
+    double *cost = malloc(sizeof(double) * (nm + 1));
+    uint8_t *useful = malloc(nm + 1);
+    int32_t *degree = calloc((size_t)nA + 1, sizeof(int32_t));
+    int32_t *options = malloc(sizeof(int32_t) * ((size_t)nA + 1));
+    int32_t *claims = malloc(sizeof(int32_t) * ((size_t)nB + 1));
+    int32_t *m = malloc(sizeof(int32_t) * ((size_t)nA + 1));
+    int32_t *r2c = malloc(sizeof(int32_t) * ((size_t)rn + 1));
+    if (!Uq || !w || !cost || !useful || !degree || !options || !claims || !m || !r2c) goto done;
+    for (int e = 0; e < nEa; e++) { degree[as[e]]++; degree[at[e]]++; }
+    if (!push_copy(&S, allowed0)) goto done;
+    while (S.n) {
+        if (nodes == BRANCH_NODES) { result = 0; goto done; }
+        if (limited) {
+            if (node_cost > *left) { result = 0; goto done; }
+            *left -= node_cost;
+        }
+        nodes++;
+        uint8_t *allowed = S.items[--S.n];
+        restrict_u(U, allowed, Uq, nm);
+        if (weights_core(Uq, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, w, useful, 0) < 0) {
+            free(allowed);
+            goto done;
+        }
+        int lfail = 0;
+        double b = lagrangian_core(Uq, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 50,
+                                   score + (1.0 - 2e-9), 2000000LL, &lfail);
+        if (lfail) { free(allowed); goto done; }
+        if (floor(b + 1e-9) <= score + 1e-9) { free(allowed); continue; }
+        int nsplit = 0;
+        for (int i = 0; i < nA; i++) {
+            int c = 0;
+            for (int j = 0; j < nB; j++) c += useful[(size_t)i * nB + j] > 0;
+            options[i] = c;
+            nsplit += c >= 2;
+        }
+        if (nsplit == 0) {
+            int cmax = 0, jmax = 0;
+            for (int j = 0; j < nB; j++) claims[j] = 0;
+            for (size_t k = 0; k < nm; k++)
+                if (useful[k]) claims[k % nB]++;
+            for (int j = 0; j < nB; j++)
+                if (claims[j] > cmax) { cmax = claims[j]; jmax = j; }
+            if (cmax <= 1) {
+                for (int i = 0; i < nA; i++) m[i] = -1;
+                for (size_t k = 0; k < nm; k++)
+                    if (useful[k]) m[k / nB] = (int32_t)(k % nB);
+                double value = mapping_score(U, m, nA, nB, as, at, al, nEa, bs, bt, bl, nEb);
+                if (value > score) score = value;
+                free(allowed);
+                continue;
+            }
+            uint8_t *child = push_copy(&S, allowed);
+            if (!child) { free(allowed); goto done; }
+            for (int i = 0; i < nA; i++) child[(size_t)i * nB + jmax] = 0;
+            for (int i = 0; i < nA; i++) {
+                if (!useful[(size_t)i * nB + jmax]) continue;
+                child = push_copy(&S, allowed);
+                if (!child) { free(allowed); goto done; }
+                for (int i2 = 0; i2 < nA; i2++) child[(size_t)i2 * nB + jmax] = 0;
+                child[(size_t)i * nB + jmax] = 1;
+            }
+            free(allowed);
+            continue;
+        }
+        /* climb inside the branch from its assignment's mapping (one seeded restart) */
+        for (int a = 0; a < rn; a++)
+            for (int c = 0; c < rm; c++)
+                cost[(size_t)a * rm + c] = -(transpose ? w[(size_t)c * nB + a] : w[(size_t)a * nB + c]);
+        if (hungarian_min(cost, rn, rm, r2c) < 0) { free(allowed); goto done; }
+        for (int i = 0; i < nA; i++) m[i] = -1;
+        for (int a = 0; a < rn; a++) {
+            int i = transpose ? r2c[a] : a, j = transpose ? a : r2c[a];
+            m[i] = j;
+        }
+        for (int i = 0; i < nA; i++)
+            if (m[i] >= 0 && !useful[(size_t)i * nB + m[i]]) m[i] = -1;
+        long long max_evals = LLONG_MAX, evals = 0;
+        int used = 0;
+        if (limited) {
+            double fd = py_floordiv(*left > 0.0 ? *left : 0.0, ecost);
+            max_evals = fd >= 9.2e18 ? LLONG_MAX : (long long)fd;
+        }
+        double s2 = climb_core(Uq, allowed, useful, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, m, 1, seed,
+                               INFINITY, max_evals, &evals, &used);
+        if (s2 == -INFINITY) { free(allowed); goto done; }
+        if (limited) *left -= evals * ecost + nA + nB + nEa;
+        if (s2 > score) {
+            score = s2;
+            if (floor(b + 1e-9) <= score + 1e-9) { free(allowed); continue; }
+        }
+        /* split on the gold node of highest degree among those with two or more images */
+        int bi = -1;
+        double bestkey = 0.0;
+        for (int i = 0; i < nA; i++) {
+            if (options[i] < 2) continue;
+            double key = (double)degree[i] * (nB + 1) - options[i];
+            if (bi < 0 || key > bestkey) { bi = i; bestkey = key; }
+        }
+        uint8_t *child = push_copy(&S, allowed);
+        if (!child) { free(allowed); goto done; }
+        memset(child + (size_t)bi * nB, 0, (size_t)nB);
+        for (int j = 0; j < nB; j++) {
+            if (!useful[(size_t)bi * nB + j]) continue;
+            child = push_copy(&S, allowed);
+            if (!child) { free(allowed); goto done; }
+            memset(child + (size_t)bi * nB, 0, (size_t)nB);
+            for (int i2 = 0; i2 < nA; i2++) child[(size_t)i2 * nB + j] = 0;
+            child[(size_t)bi * nB + j] = 1;
+        }
+        free(allowed);
+    }
+    result = 1;
+done:
+    for (int k = 0; k < S.n; k++) free(S.items[k]);
+    free(S.items);
+    free(Uq); free(w); free(cost); free(useful); free(degree); free(options); free(claims); free(m); free(r2c);
+    *score_io = score;
+    return result;
+}
+
 /* smatch_stage(codes, work) -> score | None
  *
  * The first stage of engine.py's align() on an integer-coded Smatch problem (the codes of
  * mrkit.features._triples.code_pair): unary scores U[i, j] = shared features of gold node
  * i and system node j, the trivial and the assignment bound, hill-climbing from the
  * assignment's mapping under the pair's work budget (`work` steps, as engine.Budget
- * counts them; negative: unlimited).  When the climb reaches the bound, the score is the
- * certified optimum and is returned; otherwise None (the caller runs the whole engine,
- * which starts with this very stage and goes on).  Every array and every step is the one
+ * counts them; negative: unlimited), then the directed and Lagrangian bounds, seeded
+ * restarts and the branch-and-bound (branch_core), as align() runs them before its LP.
+ * When a bound is reached or every branch is closed, the score is the certified optimum
+ * and is returned; otherwise None (the caller runs the whole engine, which starts with
+ * these very stages and goes on to the LP / ILP).  Every array and every step is the one
  * align() computes, so a score returned here is the one align() returns. */
 static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
     Py_buffer cb;
@@ -813,11 +1001,11 @@ static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
     }
     if (score >= bound - 1e-9) { certified = 1; goto stage_done; }
     /* the Lagrangian bound */
+    double lag = INFINITY;
     {
         double lag_work = 50.0 * rn * rn * rm, lag_cost = 0.1 * lag_work;
         if (lag_work <= 5e7 && !(limited && lag_cost > left)) {
             left -= lag_cost;
-            double lag = INFINITY;
             if ((double)rn * rn * rm * 50 <= 5e7) {
                 int lfail = 0;
                 lag = lagrangian_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 50,
@@ -838,8 +1026,16 @@ static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
         double s2 = climb_core(U, allowed, useful, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, mapping,
                                restarts, seed & 0xFFFFFFFFFFFFFFFFULL, bound - 1e-9, me, &evals, &used);
         if (s2 == -INFINITY) { fail = 1; goto stage_done; }
+        left -= evals * ecost + nA + nB + nEa;   /* as _climb charges it (branching follows) */
         if (s2 > score) score = s2;
         if (score >= bound - 1e-9) { certified = 1; goto stage_done; }
+    }
+    /* branch-and-bound on the Lagrangian bound (engine._branch_and_bound) */
+    if (lag < INFINITY && (double)rn * rn * rm <= 2e5) {
+        int closed = branch_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL,
+                                 seed & 0xFFFFFFFFFFFFFFFFULL, limited, &left, &score);
+        if (closed < 0) { fail = 1; goto stage_done; }
+        if (closed) certified = 1;
     }
 stage_done:
     Py_END_ALLOW_THREADS
@@ -859,7 +1055,7 @@ static PyMethodDef methods[] = {
     {"lagrangian", k_lagrangian, METH_VARARGS, "Lagrangian assignment bound (subgradient over edge pay splits)"},
     {"weights", k_weights, METH_VARARGS, "assignment-bound weights, useful pairs, trivial edge bound"},
     {"smatch_stage", k_smatch_stage, METH_VARARGS,
-     "smatch_stage(codes, work) -> certified score of the first stage of align(), or None"},
+     "smatch_stage(codes, work[, restarts, seed]) -> score certified by align()'s stages before the LP, or None"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_kernel",

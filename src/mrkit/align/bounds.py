@@ -68,13 +68,14 @@ LAGRANGIAN_MAX_CANDIDATES = 2_000_000
 
 
 def lagrangian_bound(p: Problem, target: float = float("-inf"),
-                     iterations: int = LAGRANGIAN_ITERATIONS) -> float:
+                     iterations: int = LAGRANGIAN_ITERATIONS, max_work: float = LAGRANGIAN_MAX_WORK) -> float:
     """Best Lagrangian bound found in ``iterations`` subgradient steps (stops once it is
-    below ``target``); ``inf`` when the problem is too big for it or has no edge to match."""
+    below ``target``); ``inf`` when the problem is too big for it (more than ``max_work``
+    assignment steps) or has no edge to match."""
     if p.n_a == 0 or p.n_b == 0:
         return 0.0
     small, big = sorted((p.n_a, p.n_b))
-    if float(small) * small * big * iterations > LAGRANGIAN_MAX_WORK:
+    if float(small) * small * big * iterations > max_work:
         return float("inf")
     return float(_kernel.lagrangian(p.U, p.allowed, *p.edge_columns(), p.n_a, p.n_b, len(p.a_edges),
                                     len(p.b_edges), iterations, target, LAGRANGIAN_MAX_CANDIDATES))
