@@ -168,10 +168,14 @@ def _scored(k: int, g: Graph, s: Graph, config: "AlignConfig", keep: frozenset[s
     return (p.id, p.matched, p.gold, p.system, p.certified, p.bound, p.to_dict() if record else None)
 
 
-def _score_graphs(task: tuple) -> list[tuple]:
+def _score_graphs(task: tuple) -> tuple:
     """Worker: score a chunk of (index, gold graph, system graph)."""
     config, keep, record, items = task
-    return [_scored(k, g, s, config, keep, record) for k, g, s in items]
+    ids, rows, certs, bounds = [], [], [], []
+    records = [] if record else None
+    for k, g, s in items:
+        _add_scored(_scored(k, g, s, config, keep, record), ids, rows, certs, bounds, records)
+    return ids, rows, certs, bounds, records
 
 
 def _fast_path(config: "AlignConfig", keep: frozenset[str], record: bool):
@@ -199,9 +203,28 @@ def _fast_path_of(config: "AlignConfig", keep: frozenset[str]):
     return _triples.code_pair, _kernel.smatch_stage, tuple(sorted(keep)), (work, config.restarts, config.seed & 0xFFFFFFFFFFFFFFFF)
 
 
-def _score_blocks(task: tuple) -> list[tuple] | None:
+def _score_blocks(task: tuple) -> tuple | None:
     """Worker: parse and score a chunk of (index, gold block, system block); ``None`` when a
-    block does not hold exactly one graph (the pipeline then pairs graph by graph).
+    block does not hold exactly one graph (the pipeline then pairs graph by graph)."""
+    config, keep, record, (glabel, slabel), (k0, golds, systems) = task
+    return _score_texts(config, keep, record, glabel, slabel, k0, golds, systems)
+
+
+def _score_units(task: tuple) -> tuple | None:
+    """Worker: read, parse and score a chunk of pairs given as byte ranges of the two files
+    (:mod:`mrkit.codecs.penman_units`): no text travels between processes."""
+    from ..codecs.penman_units import unit_texts
+
+    config, keep, record, (glabel, slabel), (gpath, spath), (k0, gunits, sunits) = task
+    golds = unit_texts(gpath, glabel, gunits)
+    systems = unit_texts(spath, slabel, sunits)
+    return _score_texts(config, keep, record, glabel, slabel, k0, golds, systems)
+
+
+def _score_texts(config, keep, record, glabel, slabel, k0, golds, systems) -> tuple | None:
+    """Score (first line, text) blocks pairwise: ``(ids, rows, certified, bounds, records)``
+    (``records`` None unless asked for), or ``None`` when a block does not hold exactly one
+    graph.
 
     A pair goes the compiled way first (:mod:`mrkit.features._triples` codes the two
     blocks' Smatch triples, :func:`mrkit.align._kernel.smatch_stage` runs the engine's
@@ -211,9 +234,9 @@ def _score_blocks(task: tuple) -> list[tuple] | None:
     search the first stage does not certify) goes the general way below."""
     from ..codecs.penman import parse_block
 
-    config, keep, record, (glabel, slabel), (k0, golds, systems) = task
     fast = _fast_path(config, keep, record)
-    out = []
+    ids, rows, certs, bounds = [], [], [], []
+    records = [] if record else None
     for k, (gstart, gtext), (sstart, stext) in zip(range(k0, k0 + len(golds)), golds, systems):
         if fast is not None:
             coded = fast[0](gtext, stext, fast[2])
@@ -221,17 +244,37 @@ def _score_blocks(task: tuple) -> list[tuple] | None:
                 score = fast[1](coded[3], *fast[3])
                 if score is not None:
                     gid = coded[0]
-                    out.append((str(k + 1) if gid is None else gid, score, coded[1], coded[2], True, score, None))
+                    ids.append(str(k + 1) if gid is None else gid)
+                    rows.append((score, coded[1], coded[2]))
+                    certs.append(True)
+                    bounds.append(score)
                     continue
         g = parse_block(gstart, gtext, glabel, k)
         s = parse_block(sstart, stext, slabel, k)
         if len(g) != 1 or len(s) != 1:
             return None
-        out.append(_scored(k, g[0], s[0], config, keep, record))
-    return out
+        _add_scored(_scored(k, g[0], s[0], config, keep, record), ids, rows, certs, bounds, records)
+    return ids, rows, certs, bounds, records
+
+
+def _add_scored(item: tuple, ids: list, rows: list, certs: list, bounds: list, records: list | None) -> None:
+    pid, matched, n_gold, n_system, certified, b, rec = item
+    ids.append(pid)
+    rows.append((matched, n_gold, n_system))
+    certs.append(certified)
+    bounds.append(b)
+    if records is not None:
+        records.append(rec)
 
 
 # ------------------------------------------------------------------ the pipeline
+
+def _units_available() -> bool:
+    """Whether the compiled scanner cuts the files (``MRKIT_PURE_PENMAN``: the Python way)."""
+    from ..codecs.penman_units import available
+
+    return available() and not os.environ.get("MRKIT_PURE_PENMAN")
+
 
 class _Regroup(Exception):
     """Blocks are not one graph each: pair graph by graph instead."""
@@ -277,16 +320,50 @@ def _block_chunks(gold: str, system: str, chunk: int) -> Iterator[tuple[int, lis
         k += n
 
 
-def _collect(results: Iterable[list[tuple] | None], collector, progress) -> float:
+def _unit_chunks(gold: str, system: str, chunk: int) -> Iterator[tuple[int, bytes, bytes]]:
+    """(index of the first pair, gold units, system units) of ``chunk`` pairs at a time: the
+    byte ranges of the two files' graphs (:mod:`mrkit.codecs.penman_units`), paired by
+    position, with no Python object per graph."""
+    from ..codecs.penman_units import UNIT, CutDeclined, unit_windows
+
+    gs, ss = unit_windows(gold, _label(gold)), unit_windows(system, _label(system))
+    gbuf, sbuf = bytearray(), bytearray()
+    g_end = s_end = False
+    step = UNIT * chunk
+    k = 0
+    try:
+        while True:
+            while len(gbuf) < step and not g_end:
+                nxt = next(gs, None)
+                g_end = nxt is None
+                gbuf += nxt or b""
+            while len(sbuf) < step and not s_end:
+                nxt = next(ss, None)
+                s_end = nxt is None
+                sbuf += nxt or b""
+            n = min(step, len(gbuf), len(sbuf))
+            if n == 0:
+                if gbuf or sbuf or k == 0:  # different numbers of graphs, or none
+                    raise _Regroup
+                return
+            yield k, bytes(gbuf[:n]), bytes(sbuf[:n])
+            del gbuf[:n], sbuf[:n]
+            k += n // UNIT
+    except CutDeclined:
+        raise _Regroup from None
+
+
+def _collect(results: Iterable[tuple | None], collector, progress) -> float:
     bound = 0.0
     for chunk in results:
         if chunk is None:
             raise _Regroup
-        for pid, matched, n_gold, n_system, certified, b, record in chunk:
-            collector.add(pid, (matched, n_gold, n_system), certified, record)
+        ids, rows, certs, bounds, records = chunk
+        collector.add_many(ids, rows, certs, records)
+        for b in bounds:
             bound += b
         if progress is not None:
-            progress(len(chunk))
+            progress(len(ids))
     return bound
 
 
@@ -322,9 +399,15 @@ def smatch_files(gold: str, system: str, *, config: "AlignConfig | None" = None,
     if gfmt == sfmt == "amr" and STDIN not in (gold, system):
         col = collector()
         labels = (_label(gold), _label(system))
-        tasks = ((config, keep, keep_records, labels, items) for items in _block_chunks(gold, system, chunk))
+        if _units_available():
+            paths = (gold, system)
+            tasks = ((config, keep, keep_records, labels, paths, items) for items in _unit_chunks(gold, system, chunk))
+            fn = _score_units
+        else:
+            tasks = ((config, keep, keep_records, labels, items) for items in _block_chunks(gold, system, chunk))
+            fn = _score_blocks
         try:
-            bound = _collect(executor.map(_score_blocks, tasks), col, progress)
+            bound = _collect(executor.map(fn, tasks), col, progress)
         except _Regroup:
             col = None
     if col is None:
