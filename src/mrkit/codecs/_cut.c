@@ -96,6 +96,13 @@ static int utf8_len(const unsigned char *p, const unsigned char *end, uint32_t *
 
 static int is_space(uint32_t c) { return Py_UNICODE_ISSPACE((Py_UCS4)c); }
 
+/* the characters the graph scan looks at */
+static const unsigned char special[256] = {['"'] = 1, ['#'] = 1, ['('] = 1, [')'] = 1};
+
+/* str.isspace() of the ASCII characters: \t \n \v \f \r, \x1c-\x1f, space */
+static const unsigned char ascii_space[128] = {
+    [9] = 1, [10] = 1, [11] = 1, [12] = 1, [13] = 1, [28] = 1, [29] = 1, [30] = 1, [31] = 1, [32] = 1};
+
 /* An `::id` line is clean when penman.py's metadata reading gives it a non-empty id:
  * "::id" then a space, then (up to the next "::") something other than whitespace. */
 static int id_clean(const unsigned char *a, const unsigned char *b) {
@@ -125,9 +132,7 @@ static int id_clean(const unsigned char *a, const unsigned char *b) {
 }
 
 static int has_id(const unsigned char *a, const unsigned char *b) {
-    for (const unsigned char *p = a; p + 4 <= b; p++)
-        if (p[0] == ':' && p[1] == ':' && p[2] == 'i' && p[3] == 'd') return 1;
-    return 0;
+    return b - a >= 4 && memmem(a, (size_t)(b - a), "::id", 4) != NULL;
 }
 
 /* the end of a block (a blank line or the end of the file): its ambiguity, its last unit */
@@ -188,12 +193,32 @@ static PyObject *p_scan(PyObject *self, PyObject *args) {
         int have_first = 0;
         for (const unsigned char *q = ls; q < le;) {
             uint32_t c = 0;
-            int n = utf8_len(q, le, &c);
-            if (n == 0) { status = 1; break; }
-            if (n > 1) ascii = 0;
+            int n;
+            if (*q < 0x80) {
+                c = *q;
+                n = 1;
+            } else {
+                n = utf8_len(q, le, &c);
+                if (n == 0) { status = 1; break; }
+                ascii = 0;
+            }
             if (!have_first && c != ' ' && c != '\t') { first = c; have_first = 1; }
-            if (blank && !is_space(c)) blank = 0;
+            if (blank && !(c < 0x80 ? ascii_space[c] : is_space(c))) blank = 0;
             q += n;
+            if (!blank && have_first) {  /* the rest of the line: only whether it is UTF-8 */
+                while (q < le) {
+                    if (le - q >= 8) {
+                        uint64_t w;
+                        memcpy(&w, q, 8);
+                        if (!(w & 0x8080808080808080ULL)) { q += 8; continue; }
+                    }
+                    if (*q < 0x80) { q++; continue; }
+                    n = utf8_len(q, le, &c);
+                    if (n == 0) { status = 1; break; }
+                    q += n;
+                }
+                break;
+            }
         }
         if (status) break;
         if (blank) {
@@ -246,6 +271,7 @@ static PyObject *p_scan(PyObject *self, PyObject *args) {
                         }
                         for (; q < le; q++) {
                             unsigned char c = *q;
+                            if (!special[c]) continue;
                             if (c == '"') {
                                 for (q++; q < le && *q != '"'; q++)
                                     if (*q == '\\') q++;

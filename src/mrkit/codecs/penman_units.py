@@ -82,6 +82,9 @@ def unit_texts(path: str | os.PathLike, label: str, units: bytes) -> list[tuple[
             buf = fh.read(last - first)
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", label) from None
+    if buf.isascii():  # byte offsets are character offsets: decode once, slice the text
+        text = buf.decode("ascii")
+        return [(a[i + 2], text[a[i] - first:a[i + 1] - first]) for i in range(0, len(a), 3)]
     return [(a[i + 2], buf[a[i] - first:a[i + 1] - first].decode("utf-8")) for i in range(0, len(a), 3)]
 
 
