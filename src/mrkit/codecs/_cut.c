@@ -37,6 +37,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum {
@@ -53,8 +54,8 @@ typedef struct {
 static int push(obuf *o, int64_t a, int64_t b, int64_t c) {
     if (o->n + 3 > o->cap) {
         Py_ssize_t cap = o->cap ? 2 * o->cap : 768;
-        int64_t *v = PyMem_Realloc(o->v, (size_t)cap * sizeof(int64_t));
-        if (!v) { PyErr_NoMemory(); return -1; }
+        int64_t *v = realloc(o->v, (size_t)cap * sizeof(int64_t));  /* no GIL held */
+        if (!v) return -1;
         o->v = v;
         o->cap = cap;
     }
@@ -97,7 +98,7 @@ static int utf8_len(const unsigned char *p, const unsigned char *end, uint32_t *
 static int is_space(uint32_t c) { return Py_UNICODE_ISSPACE((Py_UCS4)c); }
 
 /* the characters the graph scan looks at */
-static const unsigned char special[256] = {['"'] = 1, ['#'] = 1, ['('] = 1, [')'] = 1};
+static const unsigned char special[256] = {['"'] = 1, ['#'] = 1, ['('] = 1, [')'] = 1, [':'] = 1};
 
 /* str.isspace() of the ASCII characters: \t \n \v \f \r, \x1c-\x1f, space */
 static const unsigned char ascii_space[128] = {
@@ -175,6 +176,7 @@ static PyObject *p_scan(PyObject *self, PyObject *args) {
     const unsigned char *buf = view.buf, *end = buf + view.len, *p = buf;
     obuf o = {NULL, 0, 0};
     int status = 0;
+    PyThreadState *save = PyEval_SaveThread();  /* plain C on a buffer: other threads run */
     if (st[S_FIRST]) {
         st[S_FIRST] = 0;
         if (view.len >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) p += 3;
@@ -255,7 +257,7 @@ static PyObject *p_scan(PyObject *self, PyObject *args) {
                     /* graph text; a graph may close mid-line and the next one (or its
                      * comment) follow on the same line: cut there */
                     int64_t depth = st[S_DEPTH];
-                    const unsigned char *gend = le;  /* where a comment after a graph starts */
+                    int idseen = 0;  /* an ::id among the graph text of the line */
                     while (q < le && !st[S_NOCUT]) {
                         if (depth == 0 && st[S_DONE]) {  /* the next graph: cut */
                             int64_t cut = st[S_PEND] >= 0 ? st[S_PEND] : offset + (q - buf);
@@ -272,9 +274,14 @@ static PyObject *p_scan(PyObject *self, PyObject *args) {
                         for (; q < le; q++) {
                             unsigned char c = *q;
                             if (!special[c]) continue;
-                            if (c == '"') {
-                                for (q++; q < le && *q != '"'; q++)
+                            if (c == ':') {
+                                if (le - q >= 4 && q[1] == ':' && q[2] == 'i' && q[3] == 'd') idseen = 1;
+                            } else if (c == '"') {
+                                for (q++; q < le && *q != '"'; q++) {
                                     if (*q == '\\') q++;
+                                    else if (*q == ':' && le - q >= 4 && q[1] == ':' && q[2] == 'i' && q[3] == 'd')
+                                        idseen = 1;
+                                }
                                 if (q >= le) { st[S_NOCUT] = 1; break; }
                             } else if (c == '#') {
                                 st[S_NOCUT] = 1;
@@ -299,7 +306,6 @@ static PyObject *p_scan(PyObject *self, PyObject *args) {
                         if (*q == '#') {  /* a comment: the next graph's metadata, or trailing */
                             int id = id_clean(q, le);
                             st[S_PEND] = offset + (q - buf); st[S_PENDLINE] = st[S_LINE];
-                            gend = q;
                             if (id) st[S_PENDID] = 1;
                             if (id < 0) st[S_PENDBAD] = 1;
                             break;
@@ -308,7 +314,8 @@ static PyObject *p_scan(PyObject *self, PyObject *args) {
                     }
                     if (status) break;
                     st[S_DEPTH] = depth;
-                    if (has_id(ls, gend)) st[S_BAD] = 1;  /* an ::id among a graph's lines */
+                    if (st[S_NOCUT] && has_id(ls, le)) idseen = 1;  /* the line was not read to its end */
+                    if (idseen) st[S_BAD] = 1;  /* an ::id among a graph's lines */
                 } else {
                     st[S_NOCUT] = 1;  /* text that is neither a graph nor a comment */
                 }
@@ -332,9 +339,10 @@ static PyObject *p_scan(PyObject *self, PyObject *args) {
         if (r < 0) goto fail;
         if (r > 0) status = r;
     }
+    PyEval_RestoreThread(save);
     PyBuffer_Release(&view);
     PyObject *units = PyBytes_FromStringAndSize((const char *)o.v, (Py_ssize_t)(o.n * (Py_ssize_t)sizeof(int64_t)));
-    PyMem_Free(o.v);
+    free(o.v);
     if (!units) return NULL;
     PyObject *nst = PyTuple_New(NSTATE);
     if (!nst) { Py_DECREF(units); return NULL; }
@@ -345,9 +353,10 @@ static PyObject *p_scan(PyObject *self, PyObject *args) {
     }
     return Py_BuildValue("(NNi)", units, nst, status);
 fail:
+    PyEval_RestoreThread(save);
     PyBuffer_Release(&view);
-    PyMem_Free(o.v);
-    return NULL;
+    free(o.v);
+    return PyErr_NoMemory();
 }
 
 static PyMethodDef methods[] = {
