@@ -175,7 +175,7 @@ def _score_graphs(task: tuple) -> tuple:
     records = [] if record else None
     for k, g, s in items:
         _add_scored(_scored(k, g, s, config, keep, record), ids, rows, certs, bounds, records)
-    return ids, rows, certs, bounds, records
+    return _packed(ids, rows, certs, bounds, records)
 
 
 def _fast_path(config: "AlignConfig", keep: frozenset[str], record: bool):
@@ -254,6 +254,42 @@ def _score_texts(config, keep, record, glabel, slabel, k0, golds, systems) -> tu
         if len(g) != 1 or len(s) != 1:
             return None
         _add_scored(_scored(k, g[0], s[0], config, keep, record), ids, rows, certs, bounds, records)
+    return _packed(ids, rows, certs, bounds, records)
+
+
+def _packed(ids: list, rows: list, certs: list, bounds: list, records) -> tuple:
+    """A chunk's results in few objects for the trip back to the parent (half the pool's
+    cost per result): ids joined by newlines, counts as int64 bytes when every one is an
+    int (a float stays a float: the rows keep their types), certificates and bounds as
+    bytes.  :func:`_unpacked` restores them exactly."""
+    from array import array
+
+    joined = "\n".join(ids)
+    if joined.count("\n") == len(ids) - 1 and ids:
+        ids = joined
+    flat = [x for row in rows for x in row]
+    if all(type(x) is int for x in flat):
+        try:
+            rows = array("q", flat).tobytes()
+        except OverflowError:
+            pass
+    return ids, rows, bytes(bool(c) for c in certs), array("d", bounds).tobytes(), records
+
+
+def _unpacked(chunk: tuple) -> tuple:
+    from array import array
+
+    ids, rows, certs, bounds, records = chunk
+    if isinstance(ids, str):
+        ids = ids.split("\n")
+    if isinstance(rows, bytes):
+        a = array("q")
+        a.frombytes(rows)
+        rows = list(zip(a[0::3], a[1::3], a[2::3]))
+    if isinstance(bounds, bytes):
+        b = array("d")
+        b.frombytes(bounds)
+        bounds = b
     return ids, rows, certs, bounds, records
 
 
@@ -274,7 +310,13 @@ UNIT_CHUNK = 1024
 trip through the pool whatever its size: SICK x5 (24,645 pairs) with two workers under a
 load average of 6, the parent spent 0.26 s CPU with 256 pairs a task, 0.13-0.15 s with 1,024,
 0.12 s with 2,048 or 4,096 (workers 0.4-0.6 s in every case); 1,024 keeps the last tasks
-short enough that neither worker waits long for the other (~20 ms of SICK pairs)."""
+short enough that neither worker waits long for the other (~20 ms of SICK pairs).  On
+larger corpora tasks grow with the pairs already sent (a 32nd of them, at most
+:data:`UNIT_CHUNK_MAX`): the pool's threads cost the parent ~1-2 ms per task (SICK x50,
+246,450 pairs: 241 tasks of 1,024 pairs, ~0.5 s of the parent's CPU), and the last task
+stays a small share of the run."""
+
+UNIT_CHUNK_MAX = 8192
 
 
 def _preload(config: "AlignConfig", keep: frozenset[str], record: bool, executor) -> None:
@@ -342,19 +384,20 @@ def _block_chunks(gold: str, system: str, chunk: int) -> Iterator[tuple[int, lis
         k += n
 
 
-def _unit_chunks(gold: str, system: str, chunk: int) -> Iterator[tuple[int, bytes, bytes]]:
+def _unit_chunks(gold: str, system: str, chunk: int | None) -> Iterator[tuple[int, bytes, bytes]]:
     """(index of the first pair, gold units, system units) of ``chunk`` pairs at a time: the
     byte ranges of the two files' graphs (:mod:`mrkit.codecs.penman_units`), paired by
-    position, with no Python object per graph."""
+    position, with no Python object per graph.  ``chunk`` None: :data:`UNIT_CHUNK` pairs,
+    growing to a 32nd of the pairs sent so far (at most :data:`UNIT_CHUNK_MAX`)."""
     from ..codecs.penman_units import UNIT, CutDeclined, unit_windows
 
     gs, ss = unit_windows(gold, _label(gold)), unit_windows(system, _label(system))
     gbuf, sbuf = bytearray(), bytearray()
     g_end = s_end = False
-    step = UNIT * chunk
     k = 0
     try:
         while True:
+            step = UNIT * (chunk or min(UNIT_CHUNK_MAX, max(UNIT_CHUNK, k // 32)))
             while len(gbuf) < step and not g_end:
                 nxt = next(gs, None)
                 g_end = nxt is None
@@ -380,7 +423,7 @@ def _collect(results: Iterable[tuple | None], collector, progress) -> float:
     for chunk in results:
         if chunk is None:
             raise _Regroup
-        ids, rows, certs, bounds, records = chunk
+        ids, rows, certs, bounds, records = _unpacked(chunk)
         collector.add_many(ids, rows, certs, records)
         for b in bounds:
             bound += b
@@ -427,8 +470,7 @@ def smatch_files(gold: str, system: str, *, config: "AlignConfig | None" = None,
         _preload(config, keep, keep_records, executor)
         if _units_available() and getattr(executor, "local", False):
             paths = (gold, system)
-            step = chunk or UNIT_CHUNK
-            tasks = ((config, keep, keep_records, labels, paths, items) for items in _unit_chunks(gold, system, step))
+            tasks = ((config, keep, keep_records, labels, paths, items) for items in _unit_chunks(gold, system, chunk))
             fn = _score_units
         elif _units_available():  # workers elsewhere (a cluster): the parent reads the texts
             step = chunk or CHUNK
