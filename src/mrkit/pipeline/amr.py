@@ -4,15 +4,19 @@ Inputs are PENMAN or MRP JSON lines holding AMR graphs (converted by
 :mod:`mrkit.codecs.amr_mrp`), named by ``format`` or guessed from each file's suffix and
 first bytes; ``-`` reads standard input (for one of the two files at most).
 
-:func:`smatch_files` streams: the parent cuts the two PENMAN files into raw text blocks
-(cheap), chunks of (gold block, system block) go through the caller's executor, and the
-workers parse (the compiled reader), build the triples and align; each pair comes back as
-a few numbers (matched, gold, system, certification, bound) and lands in a
-:class:`~mrkit.aggregate.corpus.Collector`.  The gold file is read once.  Blocks that are
-not one graph each (several graphs in one block, different counts), MRP input and
-standard input go the general way: graphs are read in this process
-(:func:`iter_amr_pairs`) and chunks of graph pairs are scored through the executor.
-Results never depend on the executor.
+:func:`smatch_files` streams: the parent finds where each graph of the two PENMAN files
+begins and ends in the raw bytes (:mod:`mrkit.codecs.penman_units`, compiled; graphs need
+not be separated by blank lines) and pairs them by position; chunks of byte ranges go
+through the caller's executor, and each worker reads its own ranges of the two files,
+parses them (the compiled reader), builds the triples and aligns -- no text is pickled, and
+what a worker needs is imported before the workers fork.  A chunk comes back packed (ids,
+int64 counts, certificates, bounds) and lands in a
+:class:`~mrkit.aggregate.corpus.Collector`.  An executor whose workers do not see this
+machine's files (a cluster) gets the texts instead.  Blocks the scanner leaves whole that
+hold several graphs, different counts, bytes that are not UTF-8, MRP input and standard
+input go the general way: graphs are read in this process (:func:`iter_amr_pairs`) and
+chunks of graph pairs are scored through the executor.  Results never depend on the
+executor.
 """
 
 from __future__ import annotations
@@ -38,24 +42,39 @@ STDIN = "-"
 
 PARALLEL_MIN_BYTES = 8_000_000
 """With the automatic executor (``-j 0``), a gold file smaller than this is scored in one
-process.  With the compiled Smatch path a pair costs ~15 us of CPU (SICK-sized graphs),
-so a worker pool's fixed cost and the parent's share (cutting blocks, shipping them,
-collecting rows) weigh more than before (the old 4 MB were measured when a pair cost
-~270 us).  Measured on the 2 shared cores under a load average of 11 (other jobs), SICK
-repeated 5 times (5.6 MB gold, 24,645 pairs): one process 0.38 s CPU; ``-j 2`` the parent
-0.21 s CPU and the workers 0.38 s; wall clock -j 1 2.0-2.8 s, -j 2 3.3-3.8 s, and the same
-order at 1x and 2x SICK.  The parent's share bounds two workers at ~1.8x one on an idle
-machine, reached only on corpora several times SICK's size: 8 MB (~35,000 SICK pairs) is
-where workers are expected to start to pay; ``bench_smatch.py --parallel`` re-measures it."""
+process (and a larger one too when the cores are busy: :func:`cores_free`).  Re-measured
+with workers that read their own byte ranges (``bench_smatch.py --parallel``, 2 shared
+cores under loads of 3.5-5, median of 3; CPU seconds of the parent + both workers): SICK x5
+(24,645 pairs, 5.8 MB) -j 1 0.67 s CPU, -j 2 0.38 + 0.45 s; x10 1.27 s against 0.59 + 1.01
+s; x50 5.55 s against 1.35 + 5.11 s.  The parent keeps ~0.35 s that -j 1 pays as well
+(start-up, the general path's imports, the report), so on an idle machine two workers are
+expected to start to pay between 5 and 10 MB; under these loads they never did (wall -j 2
+0.75-0.89x -j 1).  8 MB stays the threshold."""
 
 def parallel_worth_it(gold: str) -> bool:
-    """Whether worker processes pay on this gold file (its size; standard input: no)."""
+    """Whether worker processes pay on this gold file (its size; standard input: no) on this
+    machine now (:func:`cores_free`)."""
     if gold == STDIN:
         return False
     try:
-        return os.path.getsize(gold) >= PARALLEL_MIN_BYTES
+        big = os.path.getsize(gold) >= PARALLEL_MIN_BYTES
     except OSError:
         return False
+    return big and cores_free()
+
+
+def cores_free() -> bool:
+    """Whether a second core is free for workers: the one-minute load average leaves more
+    than half a core beside this process.  On the 2 shared cores under loads of 3.5-5 (other
+    jobs), two workers were slower than one process at every size up to SICK x50 (246,450
+    pairs: 12.8 s against 11.4 s; benchmarks/README.md), though they spent about the CPU of
+    one process between them: what they lack is a core."""
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average (Windows): trust the size
+        return cores > 1
+    return cores > 1 and load < cores - 0.5
 
 
 def input_format(path: str, format: str | None = None, head: bytes | None = None) -> str:
