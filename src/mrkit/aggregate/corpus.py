@@ -384,7 +384,7 @@ class Collector:
         if any(len(row) != self.width for row in rows):
             raise ValueError(f"{self.metric}: a row of other than {self.width} statistics")
         pending = self._pending
-        pending.extend(map(tuple, rows))
+        pending.extend(map(tuple, rows))  # a tuple stays itself: C speed
         if len(pending) >= self.BLOCK:  # blocks of exactly BLOCK rows, as add() makes them
             full = len(pending) - len(pending) % self.BLOCK
             self._pending = pending[:full]
@@ -394,7 +394,7 @@ class Collector:
             self._pending = pending[full:]
         self.ids.extend(ids)
         if self._certified is not None:
-            self._certified.extend(bool(c) for c in (certified if certified is not None else [None] * len(ids)))
+            self._certified.extend(map(bool, certified) if certified is not None else [False] * len(ids))
         if self.records is not None:
             self.records.extend(r if r is not None else {"id": i}
                                 for i, r in zip(ids, records if records is not None else [None] * len(ids)))

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import os
 import sys
-from functools import lru_cache
+from functools import lru_cache, reduce
 from itertools import zip_longest
+from operator import add
 from typing import IO, TYPE_CHECKING, Callable, Iterable, Iterator
 
 from ..errors import InputError, MrkitError
@@ -444,8 +445,7 @@ def _collect(results: Iterable[tuple | None], collector, progress) -> float:
             raise _Regroup
         ids, rows, certs, bounds, records = _unpacked(chunk)
         collector.add_many(ids, rows, certs, records)
-        for b in bounds:
-            bound += b
+        bound = reduce(add, bounds, bound)  # pair after pair, as `bound += b` (not sum())
         if progress is not None:
             progress(len(ids))
     return bound
