@@ -16,6 +16,11 @@ setup(
             extra_compile_args=["-O3", "-std=c99"],
         ),
         Extension(
+            "mrkit.codecs._cut",
+            sources=["src/mrkit/codecs/_cut.c"],
+            extra_compile_args=["-O3", "-std=c99"],
+        ),
+        Extension(
             "mrkit.codecs._conll",
             sources=["src/mrkit/codecs/_conll.c"],
             extra_compile_args=["-O3", "-std=c99"],

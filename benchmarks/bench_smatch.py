@@ -2,7 +2,7 @@
 
     python benchmarks/bench_smatch.py [--workloads lp-t5,bio-self,...] [--timeout 900]
     python benchmarks/bench_smatch.py --targets      # issue 14's table vs smatch.py -r 4
-    python benchmarks/bench_smatch.py --parallel     # -j 1 vs -j 2 on SICK x1, x2, x5
+    python benchmarks/bench_smatch.py --parallel     # -j 1 vs -j 2 on SICK x1-x50: wall, CPU per process
 
 ``--targets`` runs the workloads of issue 14's target table (SICK, STS, Little Prince
 1,562 pairs perturbed, Little Prince T5 200 pairs, Bio test vs itself) with mrkit and
@@ -72,33 +72,79 @@ def perturbed(path: Path, tmpdir: str, seed: int = 14) -> str:
     return str(dest)
 
 
-def repeated(gold: Path, system: Path, times: int, tmpdir: str) -> tuple[str, str]:
-    """The two files repeated ``times`` times (blank line between copies)."""
+def repeated(gold: Path, system: Path, times: int, tmpdir: str, blank_lines: bool = True) -> tuple[str, str]:
+    """The two files repeated ``times`` times (blank line between copies; ``blank_lines``
+    False: no blank line anywhere).  Written copy by copy: this process stays small (a
+    command it starts inherits its peak RSS in ``ru_maxrss`` on Linux)."""
     out = []
     for p in (gold, system):
-        dest = Path(tmpdir) / f"x{times}-{p.name}"
+        dest = Path(tmpdir) / f"x{times}{'' if blank_lines else '-squeezed'}-{p.name}"
         text = p.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
-        dest.write_text(text * times, encoding="utf-8")
+        if not blank_lines:
+            text = re.sub(r"\n[ \t]*(?=\n)", "", text)
+        with open(dest, "w", encoding="utf-8") as fh:
+            for _ in range(times):
+                fh.write(text)
         out.append(str(dest))
     return out[0], out[1]
 
 
+CPU_WRAPPER = """\
+import resource, sys
+from mrkit.cli import main
+try:
+    rc = main(sys.argv[1:])
+except SystemExit as exc:
+    rc = exc.code
+me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+print(f"CPU {me.ru_utime + me.ru_stime:.4f} {kids.ru_utime + kids.ru_stime:.4f} {me.ru_maxrss} {kids.ru_maxrss}",
+      file=sys.stderr)
+sys.exit(rc or 0)
+"""
+"""Runs ``mrkit ARGS`` and reports the CPU seconds of the parent and of its workers (their
+sum), and the peak RSS of the parent and of the largest worker, on its last stderr line."""
+
+
+def cpu_run(args: list[str], repeat: int, timeout: float) -> tuple[float, float, float, float, float]:
+    """Median wall, parent CPU, workers' CPU (sum), parent and largest worker peak MB."""
+    import statistics
+
+    rows = []
+    for _ in range(repeat):
+        r = harness.run([sys.executable, "-c", CPU_WRAPPER, *args], 1, timeout, harness.mrkit_env())
+        m = re.search(r"CPU ([\d.]+) ([\d.]+) (\d+) (\d+)\s*$", r.stderr)
+        if not m:
+            return (float("nan"),) * 5
+        rows.append((r.wall, float(m.group(1)), float(m.group(2)), int(m.group(3)) / 1024, int(m.group(4)) / 1024))
+    return tuple(statistics.median(c) for c in zip(*rows))  # type: ignore[return-value]
+
+
 def parallel_table(repeat: int, timeout: float) -> int:
-    """Wall clock of -j 1 and -j 2 on SICK repeated 1, 2, 5 and 10 times: where do two
-    workers pay (pipeline/amr.py PARALLEL_MIN_BYTES)?"""
+    """Wall clock and CPU per process of -j 1 and -j 2 (runs interleaved) on SICK repeated 1,
+    2, 5, 10 and 50 times, and on SICK x5 without blank lines between graphs: where do two
+    workers pay (pipeline/amr.py PARALLEL_MIN_BYTES)?  On a shared machine the wall clock
+    depends on the others' load (printed); the CPU seconds show what each process did."""
+    import os
+
     rows = []
     g, s = (DATA / p for p in WORKLOADS["sick"])
     with tempfile.TemporaryDirectory() as tmp:
-        for times in (1, 2, 5, 10):
-            gold, system = repeated(g, s, times, tmp)
-            walls = {}
-            for j in ("1", "2"):
-                r = harness.run(harness.mrkit("smatch", gold, system, "-j", j), repeat, timeout, harness.mrkit_env())
-                walls[j] = r.wall
-            rows.append((f"SICK x{times}", str(4929 * times), f"{Path(gold).stat().st_size / 1e6:.1f}",
-                         f"{walls['1']:.2f}", f"{walls['2']:.2f}", harness.ratio(walls["1"], walls["2"], 2)))
+        cases = [(f"SICK x{t}", t, False) for t in (1, 2, 5, 10, 50)] + [("SICK x5, no blank lines", 5, True)]
+        for name, times, squeeze in cases:
+            gold, system = repeated(g, s, times, tmp, blank_lines=not squeeze)
+            got: dict[str, list] = {"1": [], "2": []}
+            for _ in range(repeat):
+                for j in ("1", "2"):
+                    got[j].append(cpu_run(["smatch", gold, system, "-j", j], 1, timeout))
+            med = {j: [sorted(c)[len(c) // 2] for c in zip(*v)] for j, v in got.items()}
+            one, two = med["1"], med["2"]
+            rows.append((name, str(4929 * times), f"{Path(gold).stat().st_size / 1e6:.1f}",
+                         f"{one[0]:.2f}", f"{two[0]:.2f}", harness.ratio(one[0], two[0], 2),
+                         f"{one[1]:.2f}", f"{two[1]:.2f} + {two[2]:.2f}", f"{one[3]:.0f} / {two[3]:.0f}, {two[4]:.0f}",
+                         f"{os.getloadavg()[0]:.1f}"))
             print("\t".join(rows[-1]), file=sys.stderr, flush=True)
-    harness.table(("corpus", "pairs", "gold MB", "-j 1 s", "-j 2 s", "speed-up of -j 2"), rows)
+    harness.table(("corpus", "pairs", "gold MB", "-j 1 s", "-j 2 s", "speed-up of -j 2", "-j 1 CPU s",
+                   "-j 2 CPU s (parent + workers)", "peak MB -j 1 / -j 2 parent, worker", "load"), rows)
     return 0
 
 
@@ -162,7 +208,8 @@ def main() -> int:
     ap.add_argument("--targets", action="store_true",
                     help="issue 14's target table: its workloads, mrkit vs smatch -r 4, median of 5")
     ap.add_argument("--parallel", action="store_true",
-                    help="-j 1 against -j 2 on SICK repeated 1-10 times (median of --repeat runs)")
+                    help="-j 1 against -j 2 on SICK repeated 1-50 times and without blank lines: wall, "
+                         "CPU of parent and workers, peak memory (median of --repeat runs)")
     args = ap.parse_args()
     if args.parallel:
         return parallel_table(max(args.repeat, 3), args.timeout)

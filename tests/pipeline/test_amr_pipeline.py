@@ -103,8 +103,11 @@ def test_mrp_of_amr_is_read_as_amr(tmp_path):
     assert [g.id for g, _ in iter_amr_pairs(str(mrp), system)] == ["g1", "g2", "g3", "g4"]
 
 
-def test_default_executor_choice_follows_the_gold_size(tmp_path):
+def test_default_executor_choice_follows_the_gold_size(tmp_path, monkeypatch):
+    from mrkit.pipeline import amr
     from mrkit.pipeline.amr import PARALLEL_MIN_BYTES, parallel_worth_it
+
+    monkeypatch.setattr(amr, "cores_free", lambda: True)
 
     small = tmp_path / "small.amr"
     small.write_text("(a / b)\n")
@@ -114,3 +117,20 @@ def test_default_executor_choice_follows_the_gold_size(tmp_path):
     with open(big, "wb") as fh:
         fh.truncate(PARALLEL_MIN_BYTES)
     assert parallel_worth_it(str(big))
+
+
+def test_default_executor_stays_serial_when_the_cores_are_busy(tmp_path, monkeypatch):
+    import os
+
+    from mrkit.pipeline.amr import PARALLEL_MIN_BYTES, parallel_worth_it
+
+    big = tmp_path / "big.amr"
+    with open(big, "wb") as fh:
+        fh.truncate(PARALLEL_MIN_BYTES)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(os, "getloadavg", lambda: (3.5, 3.0, 3.0))
+    assert not parallel_worth_it(str(big))
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.2, 0.3, 0.3))
+    assert parallel_worth_it(str(big))
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert not parallel_worth_it(str(big))

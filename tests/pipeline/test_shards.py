@@ -52,6 +52,23 @@ def test_shards_equal_the_concatenation(shards):
     assert list(expand(str(shards / "gold"))) == ["a.amr", "b.amr", "c.amr"]
 
 
+def test_shards_without_blank_lines_equal_the_concatenation(shards, monkeypatch):
+    """Shards whose graphs follow each other without blank lines are cut graph by graph by
+    the compiled scanner (never paired graph by graph in the parent) to the same numbers."""
+    from mrkit.pipeline import amr
+
+    whole = smatch_files(str(shards / "gold.amr"), str(shards / "sys.amr"))
+    for p in (shards / "sys").iterdir():
+        p.write_text(p.read_text().replace("\n\n", "\n"))
+
+    def no_fallback(*a, **k):
+        raise AssertionError("paired graph by graph")
+
+    monkeypatch.setattr(amr, "_pairs", no_fallback)
+    res = smatch_shards(str(shards / "gold"), str(shards / "sys"))
+    assert res.summary() == whole.summary() and res.ids == whole.ids
+
+
 def test_bad_shard_stops_or_is_skipped_whole(shards):
     bad = shards / "sys" / "b.amr"
     text = bad.read_text().split("\n\n")

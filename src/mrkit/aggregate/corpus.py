@@ -377,6 +377,28 @@ class Collector:
         if self.records is not None:
             self.records.append(record if record is not None else {"id": pair_id})
 
+    def add_many(self, ids: Sequence[str | None], rows: Sequence[Sequence[float]],
+                 certified: Sequence[bool] | None = None, records: Sequence[dict | None] | None = None) -> None:
+        """:meth:`add` of every pair of a chunk (the same table, ids and records), with one
+        Python call per chunk instead of per pair."""
+        if any(len(row) != self.width for row in rows):
+            raise ValueError(f"{self.metric}: a row of other than {self.width} statistics")
+        pending = self._pending
+        pending.extend(map(tuple, rows))  # a tuple stays itself: C speed
+        if len(pending) >= self.BLOCK:  # blocks of exactly BLOCK rows, as add() makes them
+            full = len(pending) - len(pending) % self.BLOCK
+            self._pending = pending[:full]
+            for at in range(0, full, self.BLOCK):
+                self._pending = pending[at:at + self.BLOCK]
+                self._flush()
+            self._pending = pending[full:]
+        self.ids.extend(ids)
+        if self._certified is not None:
+            self._certified.extend(map(bool, certified) if certified is not None else [False] * len(ids))
+        if self.records is not None:
+            self.records.extend(r if r is not None else {"id": i}
+                                for i, r in zip(ids, records if records is not None else [None] * len(ids)))
+
     def extend(self, items: Iterable[tuple]) -> None:
         for item in items:
             self.add(*item)

@@ -4,23 +4,28 @@ Inputs are PENMAN or MRP JSON lines holding AMR graphs (converted by
 :mod:`mrkit.codecs.amr_mrp`), named by ``format`` or guessed from each file's suffix and
 first bytes; ``-`` reads standard input (for one of the two files at most).
 
-:func:`smatch_files` streams: the parent cuts the two PENMAN files into raw text blocks
-(cheap), chunks of (gold block, system block) go through the caller's executor, and the
-workers parse (the compiled reader), build the triples and align; each pair comes back as
-a few numbers (matched, gold, system, certification, bound) and lands in a
-:class:`~mrkit.aggregate.corpus.Collector`.  The gold file is read once.  Blocks that are
-not one graph each (several graphs in one block, different counts), MRP input and
-standard input go the general way: graphs are read in this process
-(:func:`iter_amr_pairs`) and chunks of graph pairs are scored through the executor.
-Results never depend on the executor.
+:func:`smatch_files` streams: the parent finds where each graph of the two PENMAN files
+begins and ends in the raw bytes (:mod:`mrkit.codecs.penman_units`, compiled; graphs need
+not be separated by blank lines) and pairs them by position; chunks of byte ranges go
+through the caller's executor, and each worker reads its own ranges of the two files,
+parses them (the compiled reader), builds the triples and aligns -- no text is pickled, and
+what a worker needs is imported before the workers fork.  A chunk comes back packed (ids,
+int64 counts, certificates, bounds) and lands in a
+:class:`~mrkit.aggregate.corpus.Collector`.  An executor whose workers do not see this
+machine's files (a cluster) gets the texts instead.  Blocks the scanner leaves whole that
+hold several graphs, different counts, bytes that are not UTF-8, MRP input and standard
+input go the general way: graphs are read in this process (:func:`iter_amr_pairs`) and
+chunks of graph pairs are scored through the executor.  Results never depend on the
+executor.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from functools import lru_cache
+from functools import lru_cache, reduce
 from itertools import zip_longest
+from operator import add
 from typing import IO, TYPE_CHECKING, Callable, Iterable, Iterator
 
 from ..errors import InputError, MrkitError
@@ -38,24 +43,39 @@ STDIN = "-"
 
 PARALLEL_MIN_BYTES = 8_000_000
 """With the automatic executor (``-j 0``), a gold file smaller than this is scored in one
-process.  With the compiled Smatch path a pair costs ~15 us of CPU (SICK-sized graphs),
-so a worker pool's fixed cost and the parent's share (cutting blocks, shipping them,
-collecting rows) weigh more than before (the old 4 MB were measured when a pair cost
-~270 us).  Measured on the 2 shared cores under a load average of 11 (other jobs), SICK
-repeated 5 times (5.6 MB gold, 24,645 pairs): one process 0.38 s CPU; ``-j 2`` the parent
-0.21 s CPU and the workers 0.38 s; wall clock -j 1 2.0-2.8 s, -j 2 3.3-3.8 s, and the same
-order at 1x and 2x SICK.  The parent's share bounds two workers at ~1.8x one on an idle
-machine, reached only on corpora several times SICK's size: 8 MB (~35,000 SICK pairs) is
-where workers are expected to start to pay; ``bench_smatch.py --parallel`` re-measures it."""
+process (and a larger one too when the cores are busy: :func:`cores_free`).  Re-measured
+with workers that read their own byte ranges (``bench_smatch.py --parallel``, 2 shared
+cores under loads of 3.5-5, median of 3; CPU seconds of the parent + both workers): SICK x5
+(24,645 pairs, 5.8 MB) -j 1 0.67 s CPU, -j 2 0.38 + 0.45 s; x10 1.27 s against 0.59 + 1.01
+s; x50 5.55 s against 1.35 + 5.11 s.  The parent keeps ~0.35 s that -j 1 pays as well
+(start-up, the general path's imports, the report), so on an idle machine two workers are
+expected to start to pay between 5 and 10 MB; under these loads they never did (wall -j 2
+0.75-0.89x -j 1).  8 MB stays the threshold."""
 
 def parallel_worth_it(gold: str) -> bool:
-    """Whether worker processes pay on this gold file (its size; standard input: no)."""
+    """Whether worker processes pay on this gold file (its size; standard input: no) on this
+    machine now (:func:`cores_free`)."""
     if gold == STDIN:
         return False
     try:
-        return os.path.getsize(gold) >= PARALLEL_MIN_BYTES
+        big = os.path.getsize(gold) >= PARALLEL_MIN_BYTES
     except OSError:
         return False
+    return big and cores_free()
+
+
+def cores_free() -> bool:
+    """Whether a second core is free for workers: the one-minute load average leaves more
+    than half a core beside this process.  On the 2 shared cores under loads of 3.5-5 (other
+    jobs), two workers were slower than one process at every size up to SICK x50 (246,450
+    pairs: 12.8 s against 11.4 s; benchmarks/README.md), though they spent about the CPU of
+    one process between them: what they lack is a core."""
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average (Windows): trust the size
+        return cores > 1
+    return cores > 1 and load < cores - 0.5
 
 
 def input_format(path: str, format: str | None = None, head: bytes | None = None) -> str:
@@ -168,10 +188,14 @@ def _scored(k: int, g: Graph, s: Graph, config: "AlignConfig", keep: frozenset[s
     return (p.id, p.matched, p.gold, p.system, p.certified, p.bound, p.to_dict() if record else None)
 
 
-def _score_graphs(task: tuple) -> list[tuple]:
+def _score_graphs(task: tuple) -> tuple:
     """Worker: score a chunk of (index, gold graph, system graph)."""
     config, keep, record, items = task
-    return [_scored(k, g, s, config, keep, record) for k, g, s in items]
+    ids, rows, certs, bounds = [], [], [], []
+    records = [] if record else None
+    for k, g, s in items:
+        _add_scored(_scored(k, g, s, config, keep, record), ids, rows, certs, bounds, records)
+    return _packed(ids, rows, certs, bounds, records)
 
 
 def _fast_path(config: "AlignConfig", keep: frozenset[str], record: bool):
@@ -199,9 +223,28 @@ def _fast_path_of(config: "AlignConfig", keep: frozenset[str]):
     return _triples.code_pair, _kernel.smatch_stage, tuple(sorted(keep)), (work, config.restarts, config.seed & 0xFFFFFFFFFFFFFFFF)
 
 
-def _score_blocks(task: tuple) -> list[tuple] | None:
+def _score_blocks(task: tuple) -> tuple | None:
     """Worker: parse and score a chunk of (index, gold block, system block); ``None`` when a
-    block does not hold exactly one graph (the pipeline then pairs graph by graph).
+    block does not hold exactly one graph (the pipeline then pairs graph by graph)."""
+    config, keep, record, (glabel, slabel), (k0, golds, systems) = task
+    return _score_texts(config, keep, record, glabel, slabel, k0, golds, systems)
+
+
+def _score_units(task: tuple) -> tuple | None:
+    """Worker: read, parse and score a chunk of pairs given as byte ranges of the two files
+    (:mod:`mrkit.codecs.penman_units`): no text travels between processes."""
+    from ..codecs.penman_units import unit_texts
+
+    config, keep, record, (glabel, slabel), (gpath, spath), (k0, gunits, sunits) = task
+    golds = unit_texts(gpath, glabel, gunits)
+    systems = unit_texts(spath, slabel, sunits)
+    return _score_texts(config, keep, record, glabel, slabel, k0, golds, systems)
+
+
+def _score_texts(config, keep, record, glabel, slabel, k0, golds, systems) -> tuple | None:
+    """Score (first line, text) blocks pairwise: ``(ids, rows, certified, bounds, records)``
+    (``records`` None unless asked for), or ``None`` when a block does not hold exactly one
+    graph.
 
     A pair goes the compiled way first (:mod:`mrkit.features._triples` codes the two
     blocks' Smatch triples, :func:`mrkit.align._kernel.smatch_stage` runs the engine's
@@ -211,9 +254,9 @@ def _score_blocks(task: tuple) -> list[tuple] | None:
     search the first stage does not certify) goes the general way below."""
     from ..codecs.penman import parse_block
 
-    config, keep, record, (glabel, slabel), (k0, golds, systems) = task
     fast = _fast_path(config, keep, record)
-    out = []
+    ids, rows, certs, bounds = [], [], [], []
+    records = [] if record else None
     for k, (gstart, gtext), (sstart, stext) in zip(range(k0, k0 + len(golds)), golds, systems):
         if fast is not None:
             coded = fast[0](gtext, stext, fast[2])
@@ -221,17 +264,101 @@ def _score_blocks(task: tuple) -> list[tuple] | None:
                 score = fast[1](coded[3], *fast[3])
                 if score is not None:
                     gid = coded[0]
-                    out.append((str(k + 1) if gid is None else gid, score, coded[1], coded[2], True, score, None))
+                    ids.append(str(k + 1) if gid is None else gid)
+                    rows.append((score, coded[1], coded[2]))
+                    certs.append(True)
+                    bounds.append(score)
                     continue
         g = parse_block(gstart, gtext, glabel, k)
         s = parse_block(sstart, stext, slabel, k)
         if len(g) != 1 or len(s) != 1:
             return None
-        out.append(_scored(k, g[0], s[0], config, keep, record))
-    return out
+        _add_scored(_scored(k, g[0], s[0], config, keep, record), ids, rows, certs, bounds, records)
+    return _packed(ids, rows, certs, bounds, records)
+
+
+def _packed(ids: list, rows: list, certs: list, bounds: list, records) -> tuple:
+    """A chunk's results in few objects for the trip back to the parent (half the pool's
+    cost per result): ids joined by newlines, counts as int64 bytes when every one is an
+    int (a float stays a float: the rows keep their types), certificates and bounds as
+    bytes.  :func:`_unpacked` restores them exactly."""
+    from array import array
+
+    joined = "\n".join(ids)
+    if joined.count("\n") == len(ids) - 1 and ids:
+        ids = joined
+    flat = [x for row in rows for x in row]
+    if all(type(x) is int for x in flat):
+        try:
+            rows = array("q", flat).tobytes()
+        except OverflowError:
+            pass
+    return ids, rows, bytes(bool(c) for c in certs), array("d", bounds).tobytes(), records
+
+
+def _unpacked(chunk: tuple) -> tuple:
+    from array import array
+
+    ids, rows, certs, bounds, records = chunk
+    if isinstance(ids, str):
+        ids = ids.split("\n")
+    if isinstance(rows, bytes):
+        a = array("q")
+        a.frombytes(rows)
+        rows = list(zip(a[0::3], a[1::3], a[2::3]))
+    if isinstance(bounds, bytes):
+        b = array("d")
+        b.frombytes(bounds)
+        bounds = b
+    return ids, rows, certs, bounds, records
+
+
+def _add_scored(item: tuple, ids: list, rows: list, certs: list, bounds: list, records: list | None) -> None:
+    pid, matched, n_gold, n_system, certified, b, rec = item
+    ids.append(pid)
+    rows.append((matched, n_gold, n_system))
+    certs.append(certified)
+    bounds.append(b)
+    if records is not None:
+        records.append(rec)
 
 
 # ------------------------------------------------------------------ the pipeline
+
+UNIT_CHUNK = 1024
+"""Pairs per task when workers read their own byte ranges.  A task costs the parent a round
+trip through the pool whatever its size: SICK x5 (24,645 pairs) with two workers under a
+load average of 6, the parent spent 0.26 s CPU with 256 pairs a task, 0.13-0.15 s with 1,024,
+0.12 s with 2,048 or 4,096 (workers 0.4-0.6 s in every case); 1,024 keeps the last tasks
+short enough that neither worker waits long for the other (~20 ms of SICK pairs).  On
+larger corpora tasks grow with the pairs already sent (a 32nd of them, at most
+:data:`UNIT_CHUNK_MAX`): the pool's threads cost the parent ~1-2 ms per task (SICK x50,
+246,450 pairs: 241 tasks of 1,024 pairs, ~0.5 s of the parent's CPU), and the last task
+stays a small share of the run."""
+
+UNIT_CHUNK_MAX = 8192
+
+
+def _preload(config: "AlignConfig", keep: frozenset[str], record: bool, executor) -> None:
+    """Import, before an executor forks its workers (at its first ``map``), the modules every
+    worker needs for the compiled path: readers, the scanner's module, the two C kernels;
+    each worker then shares them instead of importing them again."""
+    from ..codecs import penman, penman_units  # noqa: F401
+
+    _fast_path(config, keep, record)
+    if getattr(executor, "workers", 1) > 1:
+        # the general path too (numpy, the engine: ~0.25 s to import): a few pairs of an
+        # everyday corpus need it (6 of SICK's 4,929), and every worker would import it
+        # again (SICK x5, -j 2, under load: workers 0.88 s CPU without, 0.59 s with)
+        from ..metrics.amr import smatch  # noqa: F401
+
+
+def _units_available() -> bool:
+    """Whether the compiled scanner cuts the files (``MRKIT_PURE_PENMAN``: the Python way)."""
+    from ..codecs.penman_units import available
+
+    return available() and not os.environ.get("MRKIT_PURE_PENMAN")
+
 
 class _Regroup(Exception):
     """Blocks are not one graph each: pair graph by graph instead."""
@@ -277,23 +404,57 @@ def _block_chunks(gold: str, system: str, chunk: int) -> Iterator[tuple[int, lis
         k += n
 
 
-def _collect(results: Iterable[list[tuple] | None], collector, progress) -> float:
+def _unit_chunks(gold: str, system: str, chunk: int | None) -> Iterator[tuple[int, bytes, bytes]]:
+    """(index of the first pair, gold units, system units) of ``chunk`` pairs at a time: the
+    byte ranges of the two files' graphs (:mod:`mrkit.codecs.penman_units`), paired by
+    position, with no Python object per graph.  ``chunk`` None: :data:`UNIT_CHUNK` pairs,
+    growing to a 32nd of the pairs sent so far (at most :data:`UNIT_CHUNK_MAX`)."""
+    from ..codecs.penman_units import UNIT, CutDeclined, unit_windows
+
+    gs, ss = unit_windows(gold, _label(gold)), unit_windows(system, _label(system))
+    gbuf, sbuf = bytearray(), bytearray()
+    g_end = s_end = False
+    k = 0
+    try:
+        while True:
+            step = UNIT * (chunk or min(UNIT_CHUNK_MAX, max(UNIT_CHUNK, k // 32)))
+            while len(gbuf) < step and not g_end:
+                nxt = next(gs, None)
+                g_end = nxt is None
+                gbuf += nxt or b""
+            while len(sbuf) < step and not s_end:
+                nxt = next(ss, None)
+                s_end = nxt is None
+                sbuf += nxt or b""
+            n = min(step, len(gbuf), len(sbuf))
+            if n == 0:
+                if gbuf or sbuf or k == 0:  # different numbers of graphs, or none
+                    raise _Regroup
+                return
+            yield k, bytes(gbuf[:n]), bytes(sbuf[:n])
+            del gbuf[:n], sbuf[:n]
+            k += n // UNIT
+    except CutDeclined:
+        raise _Regroup from None
+
+
+def _collect(results: Iterable[tuple | None], collector, progress) -> float:
     bound = 0.0
     for chunk in results:
         if chunk is None:
             raise _Regroup
-        for pid, matched, n_gold, n_system, certified, b, record in chunk:
-            collector.add(pid, (matched, n_gold, n_system), certified, record)
-            bound += b
+        ids, rows, certs, bounds, records = _unpacked(chunk)
+        collector.add_many(ids, rows, certs, records)
+        bound = reduce(add, bounds, bound)  # pair after pair, as `bound += b` (not sum())
         if progress is not None:
-            progress(len(chunk))
+            progress(len(ids))
     return bound
 
 
 def smatch_files(gold: str, system: str, *, config: "AlignConfig | None" = None, executor=None,
                  format: str | None = None, keep_records: bool = False,
                  progress: Callable[[int], None] | None = None,
-                 keep: frozenset[str] = NON_INVERTED_OF, chunk: int = CHUNK):
+                 keep: frozenset[str] = NON_INVERTED_OF, chunk: int | None = None):
     """Corpus Smatch of two files (PENMAN or MRP; ``-`` is standard input), streamed
     through ``executor`` (default: this process).
 
@@ -302,10 +463,13 @@ def smatch_files(gold: str, system: str, *, config: "AlignConfig | None" = None,
     detail ``matched``, ``gold_triples``, ``system_triples``, ``f1_upper_bound``;
     ``records`` (each pair's scores, certification and variable mapping) only with
     ``keep_records``.  ``progress`` is called with the number of pairs finished.
+    ``chunk``: pairs per task (default :data:`UNIT_CHUNK` where workers read their own
+    byte ranges, else :data:`mrkit.pipeline.CHUNK`).
     """
     from ..aggregate.corpus import Collector
     from ..aggregate.prf import prf
     from ..aggregate.resampling import prf_reduce
+    from ..codecs.penman_units import unit_texts
     from ..runtime.executor import SerialExecutor
 
     if config is None:
@@ -322,15 +486,27 @@ def smatch_files(gold: str, system: str, *, config: "AlignConfig | None" = None,
     if gfmt == sfmt == "amr" and STDIN not in (gold, system):
         col = collector()
         labels = (_label(gold), _label(system))
-        tasks = ((config, keep, keep_records, labels, items) for items in _block_chunks(gold, system, chunk))
+        _preload(config, keep, keep_records, executor)
+        if _units_available() and getattr(executor, "local", False):
+            paths = (gold, system)
+            tasks = ((config, keep, keep_records, labels, paths, items) for items in _unit_chunks(gold, system, chunk))
+            fn = _score_units
+        elif _units_available():  # workers elsewhere (a cluster): the parent reads the texts
+            step = chunk or CHUNK
+            tasks = ((config, keep, keep_records, labels, (k0, unit_texts(gold, labels[0], g), unit_texts(system, labels[1], s)))
+                     for k0, g, s in _unit_chunks(gold, system, step))
+            fn = _score_blocks
+        else:
+            tasks = ((config, keep, keep_records, labels, items) for items in _block_chunks(gold, system, chunk or CHUNK))
+            fn = _score_blocks
         try:
-            bound = _collect(executor.map(_score_blocks, tasks), col, progress)
+            bound = _collect(executor.map(fn, tasks), col, progress)
         except _Regroup:
             col = None
     if col is None:
         col = collector()
         items = ((k, g, s) for k, (g, s) in enumerate(_pairs(gold, system, gfmt, sfmt)))
-        tasks = ((config, keep, keep_records, c) for c in chunked(items, chunk))
+        tasks = ((config, keep, keep_records, c) for c in chunked(items, chunk or CHUNK))
         bound = _collect(executor.map(_score_graphs, tasks), col, progress)
     result = col.result()
     sums = result.column_sums()

@@ -95,9 +95,16 @@ def _checked_chunks(shard: Shard, chunk: int) -> Iterator[tuple]:
     """(index of the first pair, gold blocks, system blocks) of a shard pair, ``chunk`` pairs
     at a time, in order, ids checked (the chunks :func:`mrkit.pipeline.amr._score_blocks`
     takes)."""
-    from .amr import _block_chunks
+    from .amr import _block_chunks, _unit_chunks, _units_available
 
-    for k0, golds, systems in _block_chunks(shard.gold, shard.system, chunk):
+    if _units_available():  # graphs cut by the compiled scanner (blank lines or not)
+        from ..codecs.penman_units import unit_texts
+
+        chunks = ((k0, unit_texts(shard.gold, shard.gold, g), unit_texts(shard.system, shard.system, s))
+                  for k0, g, s in _unit_chunks(shard.gold, shard.system, chunk))
+    else:
+        chunks = _block_chunks(shard.gold, shard.system, chunk)
+    for k0, golds, systems in chunks:
         for k, g, s in zip(range(k0, k0 + len(golds)), golds, systems):
             gi, si = _ID.search(g[1]), _ID.search(s[1])
             if gi and si and gi.group(1) != si.group(1):

@@ -39,6 +39,8 @@ class SerialExecutor:
 
     name = "serial"
     workers = 1
+    local = True
+    """Tasks may name files of this machine (a pipeline then sends byte ranges, not text)."""
 
     def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
         from ..codecs._files import gc_paused
@@ -69,29 +71,40 @@ class ProcessExecutor:
     a module-level function)."""
 
     name = "processes"
+    local = True
 
     def __init__(self, workers: int = 0) -> None:
         self.workers = workers if workers > 0 else (os.cpu_count() or 1)
         self._ctx = None
         self._pool = None
+        self._entered = False
 
     def __enter__(self) -> "ProcessExecutor":
+        self._entered = True  # the pool starts with the first map(): see _start
+        return self
+
+    def _start(self) -> None:
+        """Fork the workers, at the first :meth:`map` rather than on entering: by then the
+        caller has imported what its workers need (a pipeline imports its compiled readers
+        and scorer before mapping), so every worker shares those modules instead of
+        importing them again."""
         from .parallel import new_pool
 
         self._ctx = new_pool(self.workers)
         self._pool = self._ctx.__enter__()
-        return self
 
     def __exit__(self, *exc) -> None:
-        ctx, self._ctx, self._pool = self._ctx, None, None
+        ctx, self._ctx, self._pool, self._entered = self._ctx, None, None, False
         if ctx is not None:
             ctx.__exit__(*exc)
 
     def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
-        if self._pool is None:
+        if not self._entered:
             with self:
                 yield from self.map(fn, tasks)
             return
+        if self._pool is None:
+            self._start()
         window = 2 * self.workers
         pending: deque = deque()
         for task in tasks:

@@ -1,0 +1,373 @@
+/*
+ * mrkit.codecs._cut: where the graphs of a PENMAN file begin and end, found in its raw
+ * UTF-8 bytes, without creating a Python object per graph.
+ *
+ *   scan(buf, offset, state, final, graphs) -> (units, state, status)
+ *
+ * `buf` is the next piece of the file (bytes; every piece but the last ends with '\n'),
+ * `offset` its position in the file, `state` what the previous call returned (None at the
+ * start of the file), `final` true for the last piece. `units` is bytes of int64 triples
+ * (start, end, line): the byte range of each unit finished in this piece and the number of
+ * its first line (from 1). `status`: 0 fine; 1 a byte sequence that is not UTF-8 (as
+ * Python's strict decoder sees it); 2 (only with `graphs`) a block was cut into graphs
+ * where the text of a graph's id would not be the same as in the whole block (see below).
+ * On a status other than 0 the caller stops and reads the file the general way.
+ *
+ * A unit is what penman.py's blocks are with content_only (iter_block_lists): a run of
+ * lines that are not blank (a line ends at '\n'; it is blank when every character is
+ * whitespace as str.strip() sees it), holding a line that after spaces and tabs starts
+ * with a character other than '#' and whitespace. The text of a unit is its bytes from the
+ * start of its first line to the end of its last line, '\n' included (a leading byte order
+ * mark of the file is not part of any unit).
+ *
+ * With `graphs`, a block holding several graphs one after the other (no blank line between
+ * them) is cut into one unit per graph, at the start of the line that opens the next graph
+ * (or of the comment lines directly before it: they are its metadata), so that each unit
+ * parses to the graph the whole block gives at that place, with the same line numbers. It
+ * is cut only where that is certain from the lines alone: a graph that closes at the end of
+ * its line (nothing but whitespace after the last ')'), the next line at depth 0 opening
+ * with '(' or a comment line. Anything unusual -- text other than a comment or '(' after a
+ * graph, a '#' or an unclosed string in a graph line, a ')' too many, a comment line inside
+ * a graph -- leaves the rest of the block whole: it parses (or fails) as the whole block
+ * does today. Identifiers: the first graph of a block takes the first `# ::id` of the whole
+ * block when it has no id of its own, a later graph never does; so a cut block whose
+ * `::id` lines are not all clean metadata lines before their own graph (or whose first
+ * graph has none while a later one has) gives status 2.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    S_LINE, S_INBLOCK, S_USTART, S_ULINE, S_CONTENT, S_DEPTH, S_DONE, S_NOCUT, S_PEND, S_PENDLINE,
+    S_UNITS, S_U0ID, S_LATERID, S_BAD, S_PENDID, S_PENDBAD, S_FIRST, S_BLOCKSTART, S_BLOCKLINE,
+    S_BLOCKCONTENT, NSTATE
+};
+
+typedef struct {
+    int64_t *v;
+    Py_ssize_t n, cap;
+} obuf;
+
+static int push(obuf *o, int64_t a, int64_t b, int64_t c) {
+    if (o->n + 3 > o->cap) {
+        Py_ssize_t cap = o->cap ? 2 * o->cap : 768;
+        int64_t *v = realloc(o->v, (size_t)cap * sizeof(int64_t));  /* no GIL held */
+        if (!v) return -1;
+        o->v = v;
+        o->cap = cap;
+    }
+    o->v[o->n++] = a;
+    o->v[o->n++] = b;
+    o->v[o->n++] = c;
+    return 0;
+}
+
+/* Length of the UTF-8 sequence at p (< end) as Python's strict decoder accepts it, 0 if
+ * invalid; *cp receives the code point. */
+static int utf8_len(const unsigned char *p, const unsigned char *end, uint32_t *cp) {
+    unsigned char c = p[0];
+    if (c < 0x80) { *cp = c; return 1; }
+    if (c < 0xC2) return 0;
+    if (c < 0xE0) {
+        if (end - p < 2 || (p[1] & 0xC0) != 0x80) return 0;
+        *cp = ((uint32_t)(c & 0x1F) << 6) | (p[1] & 0x3F);
+        return 2;
+    }
+    if (c < 0xF0) {
+        if (end - p < 3 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80) return 0;
+        if (c == 0xE0 && p[1] < 0xA0) return 0;   /* overlong */
+        if (c == 0xED && p[1] >= 0xA0) return 0;  /* surrogate */
+        *cp = ((uint32_t)(c & 0x0F) << 12) | ((uint32_t)(p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+        return 3;
+    }
+    if (c < 0xF5) {
+        if (end - p < 4 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80 || (p[3] & 0xC0) != 0x80)
+            return 0;
+        if (c == 0xF0 && p[1] < 0x90) return 0;   /* overlong */
+        if (c == 0xF4 && p[1] >= 0x90) return 0;  /* above U+10FFFF */
+        *cp = ((uint32_t)(c & 0x07) << 18) | ((uint32_t)(p[1] & 0x3F) << 12) |
+              ((uint32_t)(p[2] & 0x3F) << 6) | (p[3] & 0x3F);
+        return 4;
+    }
+    return 0;
+}
+
+static int is_space(uint32_t c) { return Py_UNICODE_ISSPACE((Py_UCS4)c); }
+
+/* the characters the graph scan looks at */
+static const unsigned char special[256] = {['"'] = 1, ['#'] = 1, ['('] = 1, [')'] = 1, [':'] = 1};
+
+/* str.isspace() of the ASCII characters: \t \n \v \f \r, \x1c-\x1f, space */
+static const unsigned char ascii_space[128] = {
+    [9] = 1, [10] = 1, [11] = 1, [12] = 1, [13] = 1, [28] = 1, [29] = 1, [30] = 1, [31] = 1, [32] = 1};
+
+/* An `::id` line is clean when penman.py's metadata reading gives it a non-empty id:
+ * "::id" then a space, then (up to the next "::") something other than whitespace. */
+static int id_clean(const unsigned char *a, const unsigned char *b) {
+    const unsigned char *p = a;
+    int found = 0, clean = 1;
+    while (p + 4 <= b) {
+        if (p[0] == ':' && p[1] == ':' && p[2] == 'i' && p[3] == 'd') {
+            found = 1;
+            const unsigned char *q = p + 4;
+            int ok = 0;
+            if (q < b && *q == ' ') {
+                for (q++; q < b; q++) {
+                    if (q + 1 < b && q[0] == ':' && q[1] == ':') break;
+                    if (!(*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n' || *q == '\v' || *q == '\f')) {
+                        ok = 1;
+                        break;
+                    }
+                }
+            }
+            clean &= ok;
+            p += 4;
+        } else {
+            p++;
+        }
+    }
+    return found ? (clean ? 1 : -1) : 0;  /* 0: no ::id; 1: clean; -1: not clean */
+}
+
+static int has_id(const unsigned char *a, const unsigned char *b) {
+    return b - a >= 4 && memmem(a, (size_t)(b - a), "::id", 4) != NULL;
+}
+
+/* the end of a block (a blank line or the end of the file): its ambiguity, its last unit */
+static int end_block(int64_t *st, int64_t end, obuf *o) {
+    if (!st[S_INBLOCK]) return 0;
+    if (st[S_PEND] >= 0) {  /* comments after the last graph: they stay in its unit */
+        if (st[S_PENDID] || st[S_PENDBAD]) st[S_BAD] = 1;
+        st[S_PEND] = -1;
+    }
+    if (st[S_UNITS] >= 2 && (st[S_BAD] || (!st[S_U0ID] && st[S_LATERID]))) return 2;
+    if (st[S_CONTENT] && push(o, st[S_USTART], end, st[S_ULINE]) < 0) return -1;
+    st[S_INBLOCK] = 0;
+    return 0;
+}
+
+static PyObject *p_scan(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    long long offset;
+    PyObject *state;
+    int final, graphs;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*LOpp", &view, &offset, &state, &final, &graphs)) return NULL;
+    int64_t st[NSTATE];
+    if (state == Py_None) {
+        memset(st, 0, sizeof st);
+        st[S_LINE] = 1;
+        st[S_PEND] = -1;
+        st[S_FIRST] = 1;
+    } else {
+        if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != NSTATE) {
+            PyBuffer_Release(&view);
+            PyErr_SetString(PyExc_ValueError, "scan: a state returned by scan() or None");
+            return NULL;
+        }
+        for (int k = 0; k < NSTATE; k++) {
+            st[k] = PyLong_AsLongLong(PyTuple_GET_ITEM(state, k));
+            if (st[k] == -1 && PyErr_Occurred()) { PyBuffer_Release(&view); return NULL; }
+        }
+    }
+    const unsigned char *buf = view.buf, *end = buf + view.len, *p = buf;
+    obuf o = {NULL, 0, 0};
+    int status = 0;
+    PyThreadState *save = PyEval_SaveThread();  /* plain C on a buffer: other threads run */
+    if (st[S_FIRST]) {
+        st[S_FIRST] = 0;
+        if (view.len >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) p += 3;
+    }
+    while (p < end && status == 0) {
+        const unsigned char *ls = p, *le = memchr(p, '\n', (size_t)(end - p));
+        const unsigned char *next = le ? le + 1 : end;
+        if (!le) {
+            if (!final) break;  /* an unfinished line: the caller gives whole lines */
+            le = end;
+        }
+        int64_t at = offset + (ls - buf);
+        /* the line: blank? first character after spaces and tabs? valid UTF-8? */
+        int blank = 1, ascii = 1;
+        uint32_t first = 0;
+        int have_first = 0;
+        for (const unsigned char *q = ls; q < le;) {
+            uint32_t c = 0;
+            int n;
+            if (*q < 0x80) {
+                c = *q;
+                n = 1;
+            } else {
+                n = utf8_len(q, le, &c);
+                if (n == 0) { status = 1; break; }
+                ascii = 0;
+            }
+            if (!have_first && c != ' ' && c != '\t') { first = c; have_first = 1; }
+            if (blank && !(c < 0x80 ? ascii_space[c] : is_space(c))) blank = 0;
+            q += n;
+            if (!blank && have_first) {  /* the rest of the line: only whether it is UTF-8 */
+                while (q < le) {
+                    if (le - q >= 8) {
+                        uint64_t w;
+                        memcpy(&w, q, 8);
+                        if (!(w & 0x8080808080808080ULL)) { q += 8; continue; }
+                    }
+                    if (*q < 0x80) { q++; continue; }
+                    n = utf8_len(q, le, &c);
+                    if (n == 0) { status = 1; break; }
+                    q += n;
+                }
+                break;
+            }
+        }
+        if (status) break;
+        if (blank) {
+            int r = end_block(st, at, &o);
+            if (r < 0) goto fail;
+            if (r > 0) { status = r; break; }
+        } else {
+            int content = have_first && first != '#' && !is_space(first);
+            int comment = have_first && first == '#';
+            if (!st[S_INBLOCK]) {
+                st[S_INBLOCK] = 1;
+                st[S_USTART] = at; st[S_ULINE] = st[S_LINE]; st[S_CONTENT] = 0;
+                st[S_DEPTH] = 0; st[S_DONE] = 0; st[S_NOCUT] = !graphs; st[S_PEND] = -1;
+                st[S_UNITS] = 1; st[S_U0ID] = 0; st[S_LATERID] = 0; st[S_BAD] = 0;
+                st[S_PENDID] = 0; st[S_PENDBAD] = 0;
+            }
+            if (!st[S_NOCUT]) {
+                const unsigned char *q = ls;
+                while (q < le && (*q == ' ' || *q == '\t')) q++;
+                if (comment) {
+                    int id = id_clean(q, le);
+                    if (st[S_DEPTH] > 0) {
+                        st[S_NOCUT] = 1;
+                        if (id) st[S_BAD] = 1;
+                    } else if (st[S_DONE]) {  /* after a graph: the next one's, or trailing */
+                        if (st[S_PEND] < 0) { st[S_PEND] = at; st[S_PENDLINE] = st[S_LINE]; }
+                        if (id) st[S_PENDID] = 1;
+                        if (id < 0) st[S_PENDBAD] = 1;
+                    } else if (id) {  /* before the unit's graph */
+                        if (id < 0) st[S_BAD] = 1;
+                        if (st[S_UNITS] == 1) st[S_U0ID] = 1; else st[S_LATERID] = 1;
+                    }
+                } else if (first == '(' || st[S_DEPTH] > 0) {
+                    /* graph text; a graph may close mid-line and the next one (or its
+                     * comment) follow on the same line: cut there */
+                    int64_t depth = st[S_DEPTH];
+                    int idseen = 0;  /* an ::id among the graph text of the line */
+                    while (q < le && !st[S_NOCUT]) {
+                        if (depth == 0 && st[S_DONE]) {  /* the next graph: cut */
+                            int64_t cut = st[S_PEND] >= 0 ? st[S_PEND] : offset + (q - buf);
+                            int64_t cutline = st[S_PEND] >= 0 ? st[S_PENDLINE] : st[S_LINE];
+                            /* both units hold a graph: content */
+                            if (push(&o, st[S_USTART], cut, st[S_ULINE]) < 0) goto fail;
+                            st[S_USTART] = cut; st[S_ULINE] = cutline; st[S_CONTENT] = 1;
+                            st[S_UNITS]++;
+                            if (st[S_PENDID]) st[S_LATERID] = 1;
+                            if (st[S_PENDBAD]) st[S_BAD] = 1;
+                            st[S_PEND] = -1; st[S_PENDID] = 0; st[S_PENDBAD] = 0; st[S_DONE] = 0;
+                            if (st[S_BAD] || (!st[S_U0ID] && st[S_LATERID])) { status = 2; break; }
+                        }
+                        for (; q < le; q++) {
+                            unsigned char c = *q;
+                            if (!special[c]) continue;
+                            if (c == ':') {
+                                if (le - q >= 4 && q[1] == ':' && q[2] == 'i' && q[3] == 'd') idseen = 1;
+                            } else if (c == '"') {
+                                for (q++; q < le && *q != '"'; q++) {
+                                    if (*q == '\\') q++;
+                                    else if (*q == ':' && le - q >= 4 && q[1] == ':' && q[2] == 'i' && q[3] == 'd')
+                                        idseen = 1;
+                                }
+                                if (q >= le) { st[S_NOCUT] = 1; break; }
+                            } else if (c == '#') {
+                                st[S_NOCUT] = 1;
+                                break;
+                            } else if (c == '(') {
+                                depth++;
+                            } else if (c == ')') {
+                                if (--depth <= 0) break;
+                            }
+                        }
+                        if (st[S_NOCUT] || q >= le) break;
+                        if (depth < 0) { st[S_NOCUT] = 1; break; }
+                        /* the graph closed at q: what follows on its line? */
+                        st[S_DONE] = 1;
+                        for (q++; q < le;) {
+                            uint32_t cp = 0;
+                            int n = utf8_len(q, le, &cp);
+                            if (!is_space(cp)) break;
+                            q += n;
+                        }
+                        if (q >= le) break;
+                        if (*q == '#') {  /* a comment: the next graph's metadata, or trailing */
+                            int id = id_clean(q, le);
+                            st[S_PEND] = offset + (q - buf); st[S_PENDLINE] = st[S_LINE];
+                            if (id) st[S_PENDID] = 1;
+                            if (id < 0) st[S_PENDBAD] = 1;
+                            break;
+                        }
+                        if (*q != '(') st[S_NOCUT] = 1;  /* other text after the graph */
+                    }
+                    if (status) break;
+                    st[S_DEPTH] = depth;
+                    if (st[S_NOCUT] && has_id(ls, le)) idseen = 1;  /* the line was not read to its end */
+                    if (idseen) st[S_BAD] = 1;  /* an ::id among a graph's lines */
+                } else {
+                    st[S_NOCUT] = 1;  /* text that is neither a graph nor a comment */
+                }
+                (void)ascii;
+                if (st[S_NOCUT]) {  /* the rest of the block stays in this unit */
+                    if (st[S_PEND] >= 0) {
+                        if (st[S_PENDID] || st[S_PENDBAD]) st[S_BAD] = 1;
+                        st[S_PEND] = -1;
+                    }
+                }
+            } else if (graphs && st[S_UNITS] >= 2 && has_id(ls, le)) {
+                st[S_BAD] = 1;  /* an ::id in the uncut rest of a cut block */
+            }
+            st[S_CONTENT] |= content;
+        }
+        st[S_LINE]++;
+        p = next;
+    }
+    if (status == 0 && final && p >= end) {
+        int r = end_block(st, offset + view.len, &o);
+        if (r < 0) goto fail;
+        if (r > 0) status = r;
+    }
+    PyEval_RestoreThread(save);
+    PyBuffer_Release(&view);
+    PyObject *units = PyBytes_FromStringAndSize((const char *)o.v, (Py_ssize_t)(o.n * (Py_ssize_t)sizeof(int64_t)));
+    free(o.v);
+    if (!units) return NULL;
+    PyObject *nst = PyTuple_New(NSTATE);
+    if (!nst) { Py_DECREF(units); return NULL; }
+    for (int k = 0; k < NSTATE; k++) {
+        PyObject *v = PyLong_FromLongLong(st[k]);
+        if (!v) { Py_DECREF(units); Py_DECREF(nst); return NULL; }
+        PyTuple_SET_ITEM(nst, k, v);
+    }
+    return Py_BuildValue("(NNi)", units, nst, status);
+fail:
+    PyEval_RestoreThread(save);
+    PyBuffer_Release(&view);
+    free(o.v);
+    return PyErr_NoMemory();
+}
+
+static PyMethodDef methods[] = {
+    {"scan", p_scan, METH_VARARGS,
+     "scan(buf, offset, state, final, graphs) -> (units, state, status): the units (int64 "
+     "start, end, first line) of a piece of a PENMAN file; status 0 fine, 1 not UTF-8, 2 ids "
+     "of a cut block not certain"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_cut",
+                                       "Graph boundaries of PENMAN bytes (no object per graph).", -1,
+                                       methods};
+
+PyMODINIT_FUNC PyInit__cut(void) { return PyModule_Create(&moduledef); }

@@ -1,0 +1,95 @@
+"""The graphs of a PENMAN file as byte ranges ("units"), found by the compiled scanner
+:mod:`mrkit.codecs._cut` without a Python object per graph, and the text of a run of them.
+
+A unit is a block of :func:`mrkit.codecs.penman.iter_block_lists` (``content_only``) or,
+with ``graphs``, one graph of a block that holds several graphs without blank lines
+between them (the same graph, first line and line numbers as parsing the whole block
+gives).  The parent of a parallel run finds the units of two files, pairs them by
+position and hands workers nothing but byte ranges; each worker reads its own ranges
+(:func:`unit_texts`) and parses them.  Units are bytes of int64 triples (start, end,
+first line): 24 bytes per graph.
+"""
+
+from __future__ import annotations
+
+import os
+from array import array
+from typing import Iterator
+
+from ..errors import InputError
+
+UNIT = 24
+"""Bytes per unit (three int64)."""
+
+WINDOW = 1 << 20
+"""Bytes read at a time (then completed to the end of a line)."""
+
+
+class CutDeclined(Exception):
+    """The file is not cut by the scanner (bytes that are not UTF-8, or a block whose graphs'
+    ids would change when cut): read it the general way, which reports or handles it."""
+
+
+def available() -> bool:
+    try:
+        from . import _cut  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def unit_windows(path: str | os.PathLike, label: str, graphs: bool = True) -> Iterator[bytes]:
+    """The units of a PENMAN file, as bytes of int64 triples, a window of the file at a
+    time; :class:`CutDeclined` where the scanner gives up."""
+    from . import _cut
+
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", label) from None
+    state = None
+    offset = 0
+    with fh:
+        while True:
+            try:
+                raw = fh.read(WINDOW)
+                if raw and not raw.endswith(b"\n"):
+                    raw += fh.readline()
+            except OSError as exc:
+                raise InputError(f"cannot read: {exc.strerror}", label) from None
+            final = not raw.endswith(b"\n")  # the end of the file (b"" too)
+            units, state, status = _cut.scan(raw, offset, state, final, graphs)
+            if status:
+                raise CutDeclined(status)
+            if units:
+                yield units
+            offset += len(raw)
+            if final:
+                return
+
+
+def unit_texts(path: str | os.PathLike, label: str, units: bytes) -> list[tuple[int, str]]:
+    """The (first line, text) of each unit of ``units`` (consecutive units of ``path``),
+    read with one seek: what :func:`mrkit.codecs.penman.iter_block_lists` gives for them."""
+    a = array("q")
+    a.frombytes(units)
+    if not a:
+        return []
+    first, last = a[0], a[-2]
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(first)
+            buf = fh.read(last - first)
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", label) from None
+    if buf.isascii():  # byte offsets are character offsets: decode once, slice the text
+        text = buf.decode("ascii")
+        return [(a[i + 2], text[a[i] - first:a[i + 1] - first]) for i in range(0, len(a), 3)]
+    return [(a[i + 2], buf[a[i] - first:a[i + 1] - first].decode("utf-8")) for i in range(0, len(a), 3)]
+
+
+def iter_units(path: str | os.PathLike, label: str | None = None, graphs: bool = True) -> Iterator[tuple[int, str]]:
+    """Every unit of a file as (first line, text) (for tests and small tools)."""
+    label = label or str(path)
+    for units in unit_windows(path, label, graphs):
+        yield from unit_texts(path, label, units)
