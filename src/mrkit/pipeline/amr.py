@@ -346,11 +346,9 @@ def _preload(config: "AlignConfig", keep: frozenset[str], record: bool, executor
     from ..codecs import penman, penman_units  # noqa: F401
 
     _fast_path(config, keep, record)
-    if getattr(executor, "workers", 1) > 1:
-        # the general path too (numpy, the engine: ~0.25 s to import): a few pairs of an
-        # everyday corpus need it (6 of SICK's 4,929), and every worker would import it
-        # again (SICK x5, -j 2, under load: workers 0.88 s CPU without, 0.59 s with)
-        from ..metrics.amr import smatch  # noqa: F401
+    # Not the general path (numpy, the engine: ~0.25 s to import, serial in the parent):
+    # since the compiled stage runs the branch-and-bound too, no pair of SICK, STS or the
+    # Little Prince needs it, and a worker that meets such a pair imports it on its own.
 
 
 def _units_available() -> bool:
