@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ...model.graph import Graph
-from ...features.labelled import LabelledGraph, check_pairs, labelled_graph
+from ...features.labelled import LabelledGraph, check_pairs, labelled_from_triples, labelled_graph
+from ...features.triples import Triples
 from ..registry import pair_rows, register
 from ..result import MetricScores, metric_scores
 
@@ -162,8 +163,26 @@ def sembleu_row(gold: Graph, system: Graph, k: int = 3, reference: bool = False)
     """The summable statistics of one pair up to n-grams of length ``k``: clipped
     matches of every order, system n-grams of every order, system length, gold length
     (what :func:`_bleu` sums over a corpus)."""
-    ref = graph_ngrams(_view(gold, reference), k, reference)
-    hyp = graph_ngrams(_view(system, reference), k, reference)
+    return _row(_view(gold, reference), _view(system, reference), k, reference)
+
+
+def sembleu_triples_row(gold: Triples, system: Triples, k: int = 3, reference: bool = False) -> list[int]:
+    """:func:`sembleu_row` of a pair given by its Smatch triples (made with ``keep`` =
+    :func:`triples_keep` of ``reference``)."""
+    return _row(labelled_from_triples(gold), labelled_from_triples(system), k, reference)
+
+
+def triples_keep(reference: bool = False) -> frozenset[str]:
+    """The roles ending in -of that are not inversions, in the view SemBLEU reads (the
+    reference's view: none)."""
+    from ...model.amr import NON_INVERTED_OF
+
+    return frozenset() if reference else NON_INVERTED_OF
+
+
+def _row(gold: LabelledGraph, system: LabelledGraph, k: int, reference: bool) -> list[int]:
+    ref = graph_ngrams(gold, k, reference)
+    hyp = graph_ngrams(system, k, reference)
     num, den = [0] * k, [0] * k
     for n in range(1, k + 1):
         counts = hyp.ngrams.get(n, Counter())
@@ -247,8 +266,23 @@ def sembleu_metric(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 3,
     check_pairs(golds, systems)
     w = _weights(k, weights, reference)
     rows = pair_rows(sembleu_row, golds, systems, executor, k=len(w), reference=reference)
+    return _result(rows, [g.id for g in golds], k, w, reference)
+
+
+def sembleu_from_triples(golds: Sequence[Triples], systems: Sequence[Triples], ids: Sequence[str | None],
+                         k: int = 3, weights: Sequence[float] | None = None, reference: bool = False,
+                         executor=None) -> MetricScores:
+    """:func:`sembleu_metric` of pairs given by their Smatch triples (made with ``keep`` =
+    :func:`triples_keep` of ``reference``) and ids: the same result."""
+    check_pairs(golds, systems)
+    w = _weights(k, weights, reference)
+    rows = pair_rows(sembleu_triples_row, golds, systems, executor, k=len(w), reference=reference)
+    return _result(rows, ids, k, w, reference)
+
+
+def _result(rows: list, ids: Sequence[str | None], k: int, w: tuple, reference: bool) -> MetricScores:
     details = {"k": k, "weights": list(w)}
     if reference:
         details["reference"] = True
-    return metric_scores("sembleu", rows, [g.id for g in golds], bleu_reducer(w), row_columns(len(w)),
+    return metric_scores("sembleu", rows, ids, bleu_reducer(w), row_columns(len(w)),
                          None, details)
