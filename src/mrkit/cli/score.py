@@ -172,12 +172,15 @@ def _worth(args) -> bool:
 
 
 def _report(args, res, ci, versus) -> int:
-    from dataclasses import replace
+    import copy
 
     if args.per_pair:
         res.with_records()
-    # today's keys, kept for one release beside the summary (pairs: summary.pairs)
-    view = replace(res, detail={"corpus": res.corpus, "macro": res.macro, "details": res.detail})
+    # today's keys, kept for one release beside the summary (pairs: summary.pairs); a
+    # shallow copy keeps a small table plain Python (dataclasses.replace would read it as
+    # an array and import numpy)
+    view = copy.copy(res)
+    view.detail = {"corpus": res.corpus, "macro": res.macro, "details": res.detail}
     n = args.digits
     lines = []
     if args.per_pair:

@@ -34,8 +34,10 @@ from ...features.labelled import check_pairs
 from ...aggregate.resampling import prf_reduce
 from ..registry import pair_rows, register
 from ..result import MetricScores, metric_scores
-from .smatch_metric import COLUMNS
-from .smatch import prf
+from ...aggregate.prf import prf
+
+COLUMNS = ("matched", "gold", "system")
+"""SEMA's summable row (Smatch's: :data:`mrkit.metrics.amr.smatch_metric.COLUMNS`)."""
 
 
 def _concepts(t: Triples) -> list[str | None]:

@@ -201,19 +201,20 @@ def bleu_reducer(weights: Sequence[float]):
     """Column sums of :func:`sembleu_row` ``(..., 2k + 2)`` -> ``{"f1": BLEU (...)}``:
     exactly :func:`_bleu` (same operations in the same order, logarithms and exponentials
     of the math module), vectorised over the leading axes (resamples)."""
-    import numpy as np
-
     weights = tuple(weights)
     K = len(weights)
-    _log, _exp = np.frompyfunc(math.log, 1, 1), np.frompyfunc(math.exp, 1, 1)
-
-    def log(x):
-        return np.asarray(_log(x), dtype=np.float64)
-
-    def exp(x):
-        return np.asarray(_exp(x), dtype=np.float64)
 
     def reduce(sums):
+        import numpy as np  # here: a small corpus's summary uses the scalar twin, without numpy
+
+        _log, _exp = np.frompyfunc(math.log, 1, 1), np.frompyfunc(math.exp, 1, 1)
+
+        def log(x):
+            return np.asarray(_log(x), dtype=np.float64)
+
+        def exp(x):
+            return np.asarray(_exp(x), dtype=np.float64)
+
         sums = np.asarray(sums, dtype=np.float64)
         num, den = sums[..., :K], sums[..., K:2 * K]
         hyp, ref = sums[..., 2 * K], sums[..., 2 * K + 1]
@@ -239,7 +240,41 @@ def bleu_reducer(weights: Sequence[float]):
         out = np.where(ok, score, np.where(hyp == 0, np.where(ref == 0, 1.0, 0.0), 0.0))
         return {"f1": np.asarray(out, dtype=np.float64)}
 
+    reduce.scalar = bleu_scalar_reducer(weights)
     return reduce
+
+
+def bleu_scalar_reducer(weights: Sequence[float]):
+    """The plain-Python twin of :func:`bleu_reducer` for one row of sums (the summary of a
+    small corpus without numpy, :class:`mrkit.aggregate.corpus.RowTable`): the same
+    float64 operations in the same order, so the same bits (tested against it)."""
+    weights = tuple(float(w) for w in weights)
+    K = len(weights)
+
+    def scalar(sums) -> dict[str, float]:
+        s = [float(x) for x in sums]
+        num, den, hyp, ref = s[:K], s[K:2 * K], s[2 * K], s[2 * K + 1]
+        ok = hyp > 0 and num[0] > 0
+        max_gram = max(n if den[n - 1] > 0 else 0 for n in range(1, K + 1))
+        reweigh = max_gram < K
+        safe_gram = max(max_gram, 1)
+        safe_hyp = hyp if hyp > 0 else 1.0
+        bp = 1.0 if hyp > ref else math.exp(1 - ref / safe_hyp)
+        logs, inc = 0.0, 1.0
+        for n in range(1, K + 1):
+            active = ok and n <= (max_gram if reweigh else K)
+            w = 1.0 / safe_gram if reweigh else weights[n - 1]
+            zero = num[n - 1] == 0
+            p = (1.0 / (2.0 ** inc * max(1.0, den[n - 1])) if zero
+                 else num[n - 1] / (den[n - 1] if den[n - 1] > 0 else 1.0))
+            inc = inc + (1.0 if zero and active else 0.0)
+            if active:
+                logs = logs + w * math.log(p)
+        if ok:
+            return {"f1": bp * math.exp(logs)}
+        return {"f1": (1.0 if ref == 0 else 0.0) if hyp == 0 else 0.0}
+
+    return scalar
 
 
 def sembleu_corpus(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 3,
