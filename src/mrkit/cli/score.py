@@ -29,7 +29,12 @@ sembleu -k and --reference; wlk -k and --edge-to-node; wwlk --vectors, -k, --dir
 --edge-weights; wwlk-k3e2n --vectors, -k and --direction; simple and sema none.
 -j/--executor run the pairs of every metric but wwlk and wwlk-k3e2n (which embed batches
 of graphs together in this process) in worker processes; by default only
-smatch and s2match use them, on 1000 pairs or more.
+smatch and s2match use them: on a PENMAN gold file of 8 MB or more (on MRP input or
+standard input, on 1000 pairs or more).
+
+sema, sembleu, wlk, simple and s2match read PENMAN files straight to the triples they
+count (a compiled reader, no graph objects); blocks it does not take are read by the
+general reader, with the same scores.
 """
 
 

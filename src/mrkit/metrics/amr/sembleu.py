@@ -80,24 +80,31 @@ def reference_view(graph: Graph) -> LabelledGraph:
 def graph_ngrams(lg: LabelledGraph, k: int = 3, reference: bool = False) -> NgramStats:
     """n-grams of a graph up to ``k``; ``reference``: only from the nodes reachable from
     the parentless nodes (:func:`reachable_from_roots`), as the reference does."""
-    out = lg.out_edges()
-    grams: dict[int, Counter] = {n: Counter() for n in range(1, k + 1)}
-    starts = reachable_from_roots(lg) if reference else range(len(lg.labels))
-    for v in starts:
-        label = lg.labels[v]
-        grams[1][(label,)] += 1
-        if k < 2:
-            continue
-        for e1, (r1, m) in enumerate(out[v]):
-            grams[2][(label, ":" + r1, lg.labels[m])] += 1
-            if k < 3:
-                continue
-            for r2, t in out[m]:
-                if m == v and (r2, t) == (r1, m):
-                    continue  # the same self-loop twice
-                grams[3][(label, ":" + r1, lg.labels[m], ":" + r2, lg.labels[t])] += 1
     if k > 3:
         raise ValueError("SemBLEU n-grams are defined up to n = 3")
+    labels = lg.labels
+    out = lg.out_edges()
+    starts = reachable_from_roots(lg) if reference else range(len(labels))
+    grams: dict[int, Counter] = {n: Counter() for n in range(1, k + 1)}
+    if k >= 1:
+        grams[1] = Counter([(labels[v],) for v in starts])
+    if k >= 2:
+        two = []
+        three = []
+        for v in starts:
+            label = labels[v]
+            for r1, m in out[v]:
+                role1, mid = ":" + r1, labels[m]
+                two.append((label, role1, mid))
+                if k < 3:
+                    continue
+                for r2, t in out[m]:
+                    if m == v and r2 == r1 and t == m:
+                        continue  # the same self-loop twice
+                    three.append((label, role1, mid, ":" + r2, labels[t]))
+        grams[2] = Counter(two)
+        if k >= 3:
+            grams[3] = Counter(three)
     return NgramStats(grams, len(lg.labels) + len(lg.edges))
 
 
@@ -187,7 +194,8 @@ def _row(gold: LabelledGraph, system: LabelledGraph, k: int, reference: bool) ->
     for n in range(1, k + 1):
         counts = hyp.ngrams.get(n, Counter())
         refc = ref.ngrams.get(n, Counter())
-        num[n - 1] = sum(min(c, refc[g]) for g, c in counts.items())
+        get = refc.get
+        num[n - 1] = sum([c if c <= r else r for g, c in counts.items() if (r := get(g, 0))])
         den[n - 1] = sum(counts.values())
     return [*num, *den, hyp.length, ref.length]
 

@@ -68,7 +68,7 @@ def wl_features_pair(a: LabelledGraph, b: LabelledGraph, k: int = 2) -> tuple[li
         table = {}
         for g in (0, 1):
             old, nbrs = labelss[g], nbrss[g]
-            new = [table.setdefault((old[v], tuple(sorted((r, old[u]) for r, u in nbrs[v]))), len(table))
+            new = [table.setdefault((old[v], tuple(sorted([(r, old[u]) for r, u in nbrs[v]]))), len(table))
                    for v in range(len(old))]
             labelss[g] = new
             feats[g].append(set(new))
