@@ -87,6 +87,7 @@ def versus_reference(args, src: Path, tgt: Path) -> None:
 
     py = harness.reference_python(sys.executable)
     ref_dir = Path(args.reference_dir)
+    load_start = os.getloadavg()  # the machine may be shared: the load is part of the result
     rows = []
     names = [m for m in REFERENCES if not args.metrics or m in args.metrics.split(",")]
     for metric in names:
@@ -116,7 +117,8 @@ def versus_reference(args, src: Path, tgt: Path) -> None:
         rows.append([metric, f"{mine.wall:.2f}", f"{ref.wall:.2f}", harness.ratio(ref.wall, mine.wall),
                      harness.fmt(score), out[-40:]])
     print(f"BAMBOO SICK ({src.name} vs {tgt.name}): whole commands, start-up included "
-          f"(mrkit median of {args.repeat}, reference median of {args.reference_repeat})")
+          f"(mrkit median of {args.repeat}, reference median of {args.reference_repeat}); "
+          f"load average at start {load_start[0]:.2f}, at the end {os.getloadavg()[0]:.2f}")
     harness.table(["metric", "mrkit s", "reference s", "speed-up", "mrkit corpus", "reference output (last line)"],
                   rows, right=(1, 2, 3))
 

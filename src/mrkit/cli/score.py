@@ -29,7 +29,12 @@ sembleu -k and --reference; wlk -k and --edge-to-node; wwlk --vectors, -k, --dir
 --edge-weights; wwlk-k3e2n --vectors, -k and --direction; simple and sema none.
 -j/--executor run the pairs of every metric but wwlk and wwlk-k3e2n (which embed batches
 of graphs together in this process) in worker processes; by default only
-smatch and s2match use them, on 1000 pairs or more.
+smatch and s2match use them: on a PENMAN gold file of 8 MB or more (on MRP input or
+standard input, on 1000 pairs or more).
+
+sema, sembleu, wlk, simple and s2match read PENMAN files straight to the triples they
+count (a compiled reader, no graph objects); blocks it does not take are read by the
+general reader, with the same scores.
 """
 
 
@@ -127,14 +132,28 @@ def _read_pairs(args, system: str | None = None):
 
 
 def run(args) -> int:
-    from dataclasses import replace
-
     from ..metrics.registry import declaration, score
+    from ..pipeline.amr_metrics import fast_path, score_files
     from ..runtime.executor import PARALLEL_MIN_PAIRS
 
     split_formats(args, AMR_FORMATS)
     check_stats(args)
     opts = options(args)
+    fmt = getattr(args, "input_format", None)
+    if fast_path(args.metric):
+        # the triples path: files straight to what the metric counts (None: the general path)
+        with executor_of(args, parallel_worth_it=_worth(args)) as executor:
+            res = score_files(args.metric, args.gold, args.system, fmt, executor, **opts)
+            if res is not None:
+                def against(path: str):
+                    r = score_files(args.metric, args.gold, path, fmt, executor, **opts)
+                    if r is None:
+                        g, s = _read_pairs(args, path)
+                        r = score(args.metric, g, s, executor=executor, **opts)
+                    return r
+
+                ci, versus = statistics(args, res, against)
+                return _report(args, res, ci, versus)
     golds, systems = _read_pairs(args)
     worth = declaration(args.metric).aligns and len(golds) >= PARALLEL_MIN_PAIRS
     with executor_of(args, parallel_worth_it=worth) as executor:
@@ -145,10 +164,28 @@ def run(args) -> int:
             return score(args.metric, g, s, executor=executor, **opts)
 
         ci, versus = statistics(args, res, against)
+    return _report(args, res, ci, versus)
+
+
+def _worth(args) -> bool:
+    """Worker processes for the triples path: only for the metrics that align, on a gold
+    file large enough (the pipeline's measure for Smatch)."""
+    from ..metrics.registry import declaration
+    from ..pipeline.amr import parallel_worth_it
+
+    return declaration(args.metric).aligns and parallel_worth_it(args.gold)
+
+
+def _report(args, res, ci, versus) -> int:
+    import copy
+
     if args.per_pair:
         res.with_records()
-    # today's keys, kept for one release beside the summary (pairs: summary.pairs)
-    view = replace(res, detail={"corpus": res.corpus, "macro": res.macro, "details": res.detail})
+    # today's keys, kept for one release beside the summary (pairs: summary.pairs); a
+    # shallow copy keeps a small table plain Python (dataclasses.replace would read it as
+    # an array and import numpy)
+    view = copy.copy(res)
+    view.detail = {"corpus": res.corpus, "macro": res.macro, "details": res.detail}
     n = args.digits
     lines = []
     if args.per_pair:

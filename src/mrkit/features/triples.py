@@ -72,3 +72,45 @@ def triples(graph: Graph, keep: frozenset[str] = NON_INVERTED_OF) -> Triples:
             seen_top.add(index[top])
             t.tops.append(index[top])
     return t
+
+
+def block_triples(text: str, keep: frozenset[str] = NON_INVERTED_OF) -> tuple[str | None, Triples] | None:
+    """``(id, triples)`` of one PENMAN block holding one graph, read by the compiled reader
+    (:mod:`mrkit.features._triples`, ``block_triples``) with no graph model in between:
+    the same :class:`Triples` as parsing the block and calling :func:`triples` (``id``:
+    its ``# ::id``, None without one).  ``None`` when the compiled reader is missing or
+    leaves the block to the general path (unusual PENMAN, an error, several graphs); the
+    caller then parses the block."""
+    fn = _block_triples()
+    if fn is None:
+        return None
+    out = fn(text, _keep_tuple(keep))
+    if out is None:
+        return None
+    gid, variables, instances, attributes, relations, tops = out
+    return gid, Triples(variables, instances, attributes, relations, tops)
+
+
+_KEEP: dict = {}
+
+
+def _keep_tuple(keep: frozenset[str]) -> tuple[str, ...]:
+    t = _KEEP.get(keep)
+    if t is None:
+        t = _KEEP[keep] = tuple(sorted(keep))
+    return t
+
+
+_FN: list = []
+
+
+def _block_triples():
+    if not _FN:
+        import os
+
+        try:
+            from ._triples import block_triples as fn
+        except ImportError:
+            fn = None
+        _FN.append(None if os.environ.get("MRKIT_PURE_PENMAN") else fn)
+    return _FN[0]

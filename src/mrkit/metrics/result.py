@@ -5,12 +5,12 @@ former ``MetricResult`` that the meta-evaluation and user code read."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Sequence
 
-import numpy as np
-
-from ..aggregate.corpus import CorpusResult
+from ..aggregate._lazy import np  # numpy on first use: a small corpus of counts needs none
+from ..aggregate.corpus import Collector, CorpusResult, RowTable
 from ..aggregate.resampling import Reducer
 
 
@@ -37,7 +37,7 @@ class MetricScores(CorpusResult):
     @property
     def pair_scores(self) -> list[float]:
         """The headline score of every pair, in input order."""
-        return [float(x) for x in self.per_pair()["f1"]]
+        return [float(x) for x in self._per_pair_values()["f1"]]
 
     @property
     def macro(self) -> float:
@@ -72,7 +72,15 @@ class MetricScores(CorpusResult):
 def metric_scores(name: str, rows: Sequence[Sequence[float]], ids: Sequence[str | None],
                   reduce: Reducer, columns: Sequence[str], certified: Sequence[bool] | None = None,
                   details: dict | None = None) -> MetricScores:
-    """The result of metric ``name`` from one row of summable statistics per pair."""
+    """The result of metric ``name`` from one row of summable statistics per pair.  Fewer
+    rows than one :class:`~mrkit.aggregate.corpus.Collector` block of integer counts (SEMA,
+    SemBLEU) stay plain Python (:class:`~mrkit.aggregate.corpus.RowTable`: the summary needs
+    no numpy, to the same bits); ``table`` reads as the float64 array either way."""
+    if len(rows) < Collector.BLOCK and "numpy" not in sys.modules and _integers(rows):
+        table = RowTable([tuple(r) for r in rows], len(columns))
+        cert = None if certified is None else [bool(c) for c in certified]
+        return MetricScores(name, table, reduce, list(ids), cert, detail=dict(details or {}),
+                            columns=tuple(columns))
     table = np.asarray(rows, dtype=np.float64).reshape(-1, len(columns))
     cert = None if certified is None else np.asarray(certified, dtype=bool)
     return MetricScores(name, table, reduce, list(ids), cert, detail=dict(details or {}),
@@ -81,6 +89,10 @@ def metric_scores(name: str, rows: Sequence[Sequence[float]], ids: Sequence[str 
 
 MEAN_COLUMNS = ("score", "weight")
 """The summable row of a metric whose corpus score is the mean of pairs: (score, 1)."""
+
+
+def _integers(rows) -> bool:
+    return all(type(x) is int for row in rows for x in row)
 
 
 def mean_scores(name: str, per: Sequence[float], ids: Sequence[str | None],

@@ -248,11 +248,29 @@ def _vocab(graphs: Sequence[Graph]) -> set[str]:
     return words
 
 
+def _vocab_of(concepts) -> set[str]:
+    words: set[str] = set()
+    for c in concepts:
+        if not c:
+            continue
+        ws = _without_sense(c)
+        words.update({c, ws or "", (ws or "") + "s", *c.split("-")})
+    return words
+
+
 def _embeddings(vectors, golds: Sequence[Graph], systems: Sequence[Graph]) -> Embeddings:
     """The vector backend; only a vector file needs the corpus vocabulary (to keep just
     the words it uses), so it is computed only then."""
     if isinstance(vectors, (str, os.PathLike)) and str(vectors).lower() not in ("none", "default"):
         return get_embeddings(vectors, vocab=_vocab(golds) | _vocab(systems))
+    return get_embeddings(vectors)
+
+
+def _embeddings_of_triples(vectors, golds: Sequence[Triples], systems: Sequence[Triples]) -> Embeddings:
+    """:func:`_embeddings` of pairs given by their triples (the concepts are the lower-cased
+    node labels :func:`_vocab` reads)."""
+    if isinstance(vectors, (str, os.PathLike)) and str(vectors).lower() not in ("none", "default"):
+        return get_embeddings(vectors, vocab=_vocab_of(c for t in (*golds, *systems) for _, c in t.instances))
     return get_embeddings(vectors)
 
 
@@ -269,13 +287,28 @@ def s2match_corpus(golds: Sequence[Graph], systems: Sequence[Graph], vectors=Non
     alignments run in chunks through ``executor`` (default: this process)."""
     check_pairs(golds, systems)
     emb = _embeddings(vectors, golds, systems)
+    return _corpus(lambda a, b: [(triples(g), triples(s)) for g, s in zip(golds[a:b], systems[a:b])],
+                   [g.id for g in golds], emb, config, cutoff, diffsense, executor)
+
+
+def s2match_triples_corpus(golds: Sequence[Triples], systems: Sequence[Triples], ids: Sequence[str | None],
+                           vectors=None, config: AlignConfig = AlignConfig(), cutoff: float = 0.5,
+                           diffsense: float = 0.5, executor=None) -> SmatchResult:
+    """:func:`s2match_corpus` of pairs given by their Smatch triples and ids."""
+    check_pairs(golds, systems)
+    emb = _embeddings_of_triples(vectors, golds, systems)
+    return _corpus(lambda a, b: list(zip(golds[a:b], systems[a:b])), ids, emb, config, cutoff,
+                   diffsense, executor)
+
+
+def _corpus(batch_of, ids: Sequence[str | None], emb: Embeddings, config: AlignConfig, cutoff: float,
+            diffsense: float, executor) -> SmatchResult:
     sim = _SimCache(emb, cutoff, diffsense)
     pairs: list[PairScore] = []
-    for first in range(0, len(golds), BATCH):
-        batch = [(triples(g), triples(s)) for g, s in
-                 zip(golds[first:first + BATCH], systems[first:first + BATCH])]
+    for first in range(0, len(ids), BATCH):
+        batch = batch_of(first, first + BATCH)
         matrices = sim.matrices([(_concepts(ta), _concepts(tb)) for ta, tb in batch])
-        items = [(first + k, golds[first + k].id, ta, tb, S)
+        items = [(first + k, ids[first + k], ta, tb, S)
                  for k, ((ta, tb), S) in enumerate(zip(batch, matrices))]
         pairs += through(executor, _score_chunk, items, config)
     return SmatchResult(pairs)
@@ -289,7 +322,21 @@ def s2match_metric(golds: Sequence[Graph], systems: Sequence[Graph], vectors=Non
     """Per pair: S2match F1; corpus: micro F1.  ``executor`` aligns the pairs."""
     check_pairs(golds, systems)
     emb = _embeddings(vectors, golds, systems)
-    res = s2match_corpus(golds, systems, emb, config, cutoff, diffsense, executor)
+    return _metric(s2match_corpus(golds, systems, emb, config, cutoff, diffsense, executor), emb,
+                   cutoff, diffsense)
+
+
+def s2match_from_triples(golds: Sequence[Triples], systems: Sequence[Triples], ids: Sequence[str | None],
+                         vectors=None, config: AlignConfig = AlignConfig(), cutoff: float = 0.5,
+                         diffsense: float = 0.5, executor=None) -> MetricScores:
+    """:func:`s2match_metric` of pairs given by their Smatch triples and ids: the same result."""
+    check_pairs(golds, systems)
+    emb = _embeddings_of_triples(vectors, golds, systems)
+    return _metric(s2match_triples_corpus(golds, systems, ids, emb, config, cutoff, diffsense, executor),
+                   emb, cutoff, diffsense)
+
+
+def _metric(res: SmatchResult, emb: Embeddings, cutoff: float, diffsense: float) -> MetricScores:
     out = prf_scores("s2match", res.pairs, {})
     out.detail.update(precision=out.precision, recall=out.recall, certified=out.n_certified,
                       pairs=out.pairs, vectors=emb.name, cutoff=cutoff, diffsense=diffsense)

@@ -34,8 +34,10 @@ from ...features.labelled import check_pairs
 from ...aggregate.resampling import prf_reduce
 from ..registry import pair_rows, register
 from ..result import MetricScores, metric_scores
-from .smatch_metric import COLUMNS
-from .smatch import prf
+from ...aggregate.prf import prf
+
+COLUMNS = ("matched", "gold", "system")
+"""SEMA's summable row (Smatch's: :data:`mrkit.metrics.amr.smatch_metric.COLUMNS`)."""
 
 
 def _concepts(t: Triples) -> list[str | None]:
@@ -48,7 +50,11 @@ def _concepts(t: Triples) -> list[str | None]:
 def sema_counts(gold: Graph, system: Graph,
                 keep: frozenset[str] = NON_INVERTED_OF) -> tuple[int, int, int]:
     """``(matched, gold triples, system triples)`` of one pair."""
-    tg, ts = triples(gold, keep), triples(system, keep)
+    return sema_triple_counts(triples(gold, keep), triples(system, keep))
+
+
+def sema_triple_counts(tg: Triples, ts: Triples) -> tuple[int, int, int]:
+    """``(matched, gold triples, system triples)`` of one pair, from its Smatch triples."""
     cg, cs = _concepts(tg), _concepts(ts)
     n_gold = len(tg.instances) + len(tg.relations) + len(tg.attributes)
     n_sys = len(ts.instances) + len(ts.relations) + len(ts.attributes)
@@ -98,8 +104,19 @@ def sema_metric(golds: Sequence[Graph], systems: Sequence[Graph], executor=None)
     """Per pair: SEMA F1; corpus: micro F1 (summed counts).  Pairs run in chunks through
     ``executor`` (default: this process)."""
     check_pairs(golds, systems)
-    counts = pair_rows(sema_counts, golds, systems, executor)
-    res = metric_scores("sema", counts, [g.id for g in golds], prf_reduce, COLUMNS)
+    return _result(pair_rows(sema_counts, golds, systems, executor), [g.id for g in golds])
+
+
+def sema_from_triples(golds: Sequence[Triples], systems: Sequence[Triples], ids: Sequence[str | None],
+                      executor=None) -> MetricScores:
+    """:func:`sema_metric` of pairs given by their Smatch triples (``keep`` =
+    :data:`~mrkit.model.amr.NON_INVERTED_OF`) and the pairs' ids: the same result."""
+    check_pairs(golds, systems)
+    return _result(pair_rows(sema_triple_counts, golds, systems, executor), ids)
+
+
+def _result(counts: list, ids: Sequence[str | None]) -> MetricScores:
+    res = metric_scores("sema", counts, ids, prf_reduce, COLUMNS)
     m, gt, st = (sum(c[k] for c in counts) for k in range(3))
     res.detail.update(precision=res.precision, recall=res.recall, matched=m, gold_triples=gt,
                       system_triples=st)

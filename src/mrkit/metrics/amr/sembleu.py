@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ...model.graph import Graph
-from ...features.labelled import LabelledGraph, check_pairs, labelled_graph
+from ...features.labelled import LabelledGraph, check_pairs, labelled_from_triples, labelled_graph
+from ...features.triples import Triples
 from ..registry import pair_rows, register
 from ..result import MetricScores, metric_scores
 
@@ -79,24 +80,31 @@ def reference_view(graph: Graph) -> LabelledGraph:
 def graph_ngrams(lg: LabelledGraph, k: int = 3, reference: bool = False) -> NgramStats:
     """n-grams of a graph up to ``k``; ``reference``: only from the nodes reachable from
     the parentless nodes (:func:`reachable_from_roots`), as the reference does."""
-    out = lg.out_edges()
-    grams: dict[int, Counter] = {n: Counter() for n in range(1, k + 1)}
-    starts = reachable_from_roots(lg) if reference else range(len(lg.labels))
-    for v in starts:
-        label = lg.labels[v]
-        grams[1][(label,)] += 1
-        if k < 2:
-            continue
-        for e1, (r1, m) in enumerate(out[v]):
-            grams[2][(label, ":" + r1, lg.labels[m])] += 1
-            if k < 3:
-                continue
-            for r2, t in out[m]:
-                if m == v and (r2, t) == (r1, m):
-                    continue  # the same self-loop twice
-                grams[3][(label, ":" + r1, lg.labels[m], ":" + r2, lg.labels[t])] += 1
     if k > 3:
         raise ValueError("SemBLEU n-grams are defined up to n = 3")
+    labels = lg.labels
+    out = lg.out_edges()
+    starts = reachable_from_roots(lg) if reference else range(len(labels))
+    grams: dict[int, Counter] = {n: Counter() for n in range(1, k + 1)}
+    if k >= 1:
+        grams[1] = Counter([(labels[v],) for v in starts])
+    if k >= 2:
+        two = []
+        three = []
+        for v in starts:
+            label = labels[v]
+            for r1, m in out[v]:
+                role1, mid = ":" + r1, labels[m]
+                two.append((label, role1, mid))
+                if k < 3:
+                    continue
+                for r2, t in out[m]:
+                    if m == v and r2 == r1 and t == m:
+                        continue  # the same self-loop twice
+                    three.append((label, role1, mid, ":" + r2, labels[t]))
+        grams[2] = Counter(two)
+        if k >= 3:
+            grams[3] = Counter(three)
     return NgramStats(grams, len(lg.labels) + len(lg.edges))
 
 
@@ -162,13 +170,32 @@ def sembleu_row(gold: Graph, system: Graph, k: int = 3, reference: bool = False)
     """The summable statistics of one pair up to n-grams of length ``k``: clipped
     matches of every order, system n-grams of every order, system length, gold length
     (what :func:`_bleu` sums over a corpus)."""
-    ref = graph_ngrams(_view(gold, reference), k, reference)
-    hyp = graph_ngrams(_view(system, reference), k, reference)
+    return _row(_view(gold, reference), _view(system, reference), k, reference)
+
+
+def sembleu_triples_row(gold: Triples, system: Triples, k: int = 3, reference: bool = False) -> list[int]:
+    """:func:`sembleu_row` of a pair given by its Smatch triples (made with ``keep`` =
+    :func:`triples_keep` of ``reference``)."""
+    return _row(labelled_from_triples(gold), labelled_from_triples(system), k, reference)
+
+
+def triples_keep(reference: bool = False) -> frozenset[str]:
+    """The roles ending in -of that are not inversions, in the view SemBLEU reads (the
+    reference's view: none)."""
+    from ...model.amr import NON_INVERTED_OF
+
+    return frozenset() if reference else NON_INVERTED_OF
+
+
+def _row(gold: LabelledGraph, system: LabelledGraph, k: int, reference: bool) -> list[int]:
+    ref = graph_ngrams(gold, k, reference)
+    hyp = graph_ngrams(system, k, reference)
     num, den = [0] * k, [0] * k
     for n in range(1, k + 1):
         counts = hyp.ngrams.get(n, Counter())
         refc = ref.ngrams.get(n, Counter())
-        num[n - 1] = sum(min(c, refc[g]) for g, c in counts.items())
+        get = refc.get
+        num[n - 1] = sum([c if c <= r else r for g, c in counts.items() if (r := get(g, 0))])
         den[n - 1] = sum(counts.values())
     return [*num, *den, hyp.length, ref.length]
 
@@ -182,19 +209,20 @@ def bleu_reducer(weights: Sequence[float]):
     """Column sums of :func:`sembleu_row` ``(..., 2k + 2)`` -> ``{"f1": BLEU (...)}``:
     exactly :func:`_bleu` (same operations in the same order, logarithms and exponentials
     of the math module), vectorised over the leading axes (resamples)."""
-    import numpy as np
-
     weights = tuple(weights)
     K = len(weights)
-    _log, _exp = np.frompyfunc(math.log, 1, 1), np.frompyfunc(math.exp, 1, 1)
-
-    def log(x):
-        return np.asarray(_log(x), dtype=np.float64)
-
-    def exp(x):
-        return np.asarray(_exp(x), dtype=np.float64)
 
     def reduce(sums):
+        import numpy as np  # here: a small corpus's summary uses the scalar twin, without numpy
+
+        _log, _exp = np.frompyfunc(math.log, 1, 1), np.frompyfunc(math.exp, 1, 1)
+
+        def log(x):
+            return np.asarray(_log(x), dtype=np.float64)
+
+        def exp(x):
+            return np.asarray(_exp(x), dtype=np.float64)
+
         sums = np.asarray(sums, dtype=np.float64)
         num, den = sums[..., :K], sums[..., K:2 * K]
         hyp, ref = sums[..., 2 * K], sums[..., 2 * K + 1]
@@ -220,7 +248,41 @@ def bleu_reducer(weights: Sequence[float]):
         out = np.where(ok, score, np.where(hyp == 0, np.where(ref == 0, 1.0, 0.0), 0.0))
         return {"f1": np.asarray(out, dtype=np.float64)}
 
+    reduce.scalar = bleu_scalar_reducer(weights)
     return reduce
+
+
+def bleu_scalar_reducer(weights: Sequence[float]):
+    """The plain-Python twin of :func:`bleu_reducer` for one row of sums (the summary of a
+    small corpus without numpy, :class:`mrkit.aggregate.corpus.RowTable`): the same
+    float64 operations in the same order, so the same bits (tested against it)."""
+    weights = tuple(float(w) for w in weights)
+    K = len(weights)
+
+    def scalar(sums) -> dict[str, float]:
+        s = [float(x) for x in sums]
+        num, den, hyp, ref = s[:K], s[K:2 * K], s[2 * K], s[2 * K + 1]
+        ok = hyp > 0 and num[0] > 0
+        max_gram = max(n if den[n - 1] > 0 else 0 for n in range(1, K + 1))
+        reweigh = max_gram < K
+        safe_gram = max(max_gram, 1)
+        safe_hyp = hyp if hyp > 0 else 1.0
+        bp = 1.0 if hyp > ref else math.exp(1 - ref / safe_hyp)
+        logs, inc = 0.0, 1.0
+        for n in range(1, K + 1):
+            active = ok and n <= (max_gram if reweigh else K)
+            w = 1.0 / safe_gram if reweigh else weights[n - 1]
+            zero = num[n - 1] == 0
+            p = (1.0 / (2.0 ** inc * max(1.0, den[n - 1])) if zero
+                 else num[n - 1] / (den[n - 1] if den[n - 1] > 0 else 1.0))
+            inc = inc + (1.0 if zero and active else 0.0)
+            if active:
+                logs = logs + w * math.log(p)
+        if ok:
+            return {"f1": bp * math.exp(logs)}
+        return {"f1": (1.0 if ref == 0 else 0.0) if hyp == 0 else 0.0}
+
+    return scalar
 
 
 def sembleu_corpus(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 3,
@@ -247,8 +309,23 @@ def sembleu_metric(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 3,
     check_pairs(golds, systems)
     w = _weights(k, weights, reference)
     rows = pair_rows(sembleu_row, golds, systems, executor, k=len(w), reference=reference)
+    return _result(rows, [g.id for g in golds], k, w, reference)
+
+
+def sembleu_from_triples(golds: Sequence[Triples], systems: Sequence[Triples], ids: Sequence[str | None],
+                         k: int = 3, weights: Sequence[float] | None = None, reference: bool = False,
+                         executor=None) -> MetricScores:
+    """:func:`sembleu_metric` of pairs given by their Smatch triples (made with ``keep`` =
+    :func:`triples_keep` of ``reference``) and ids: the same result."""
+    check_pairs(golds, systems)
+    w = _weights(k, weights, reference)
+    rows = pair_rows(sembleu_triples_row, golds, systems, executor, k=len(w), reference=reference)
+    return _result(rows, ids, k, w, reference)
+
+
+def _result(rows: list, ids: Sequence[str | None], k: int, w: tuple, reference: bool) -> MetricScores:
     details = {"k": k, "weights": list(w)}
     if reference:
         details["reference"] = True
-    return metric_scores("sembleu", rows, [g.id for g in golds], bleu_reducer(w), row_columns(len(w)),
+    return metric_scores("sembleu", rows, ids, bleu_reducer(w), row_columns(len(w)),
                          None, details)

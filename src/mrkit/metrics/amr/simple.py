@@ -18,7 +18,8 @@ from collections import Counter
 from typing import Sequence
 
 from ...model.graph import Graph
-from ...features.labelled import LabelledGraph, check_pairs, labelled_graph
+from ...features.labelled import LabelledGraph, check_pairs, labelled_from_triples, labelled_graph
+from ...features.triples import Triples
 from ...aggregate.resampling import mean_reduce
 from ..registry import pair_rows, register
 from ..result import MEAN_COLUMNS, MetricScores, mean_scores
@@ -42,6 +43,11 @@ def simple_pair(gold: Graph, system: Graph, bags: bool = False) -> float:
     return jaccard(label_bag(labelled_graph(gold)), label_bag(labelled_graph(system)), bags)
 
 
+def simple_triples_pair(gold: Triples, system: Triples, bags: bool = False) -> float:
+    """:func:`simple_pair` of a pair given by its Smatch triples."""
+    return jaccard(label_bag(labelled_from_triples(gold)), label_bag(labelled_from_triples(system)), bags)
+
+
 @register("simple", columns=MEAN_COLUMNS, reduce=mean_reduce, corpus="mean of pairs")
 def simple_metric(golds: Sequence[Graph], systems: Sequence[Graph], bags: bool = False,
                   executor=None) -> MetricScores:
@@ -50,3 +56,11 @@ def simple_metric(golds: Sequence[Graph], systems: Sequence[Graph], bags: bool =
     check_pairs(golds, systems)
     per = pair_rows(simple_pair, golds, systems, executor, bags=bags)
     return mean_scores("simple", per, [g.id for g in golds], {"bags": bags, "corpus": "mean of pairs"})
+
+
+def simple_from_triples(golds: Sequence[Triples], systems: Sequence[Triples], ids: Sequence[str | None],
+                        bags: bool = False, executor=None) -> MetricScores:
+    """:func:`simple_metric` of pairs given by their Smatch triples and ids: the same result."""
+    check_pairs(golds, systems)
+    per = pair_rows(simple_triples_pair, golds, systems, executor, bags=bags)
+    return mean_scores("simple", per, ids, {"bags": bags, "corpus": "mean of pairs"})

@@ -30,7 +30,8 @@ import math
 from typing import Sequence
 
 from ...model.graph import Graph
-from ...features.labelled import LabelledGraph, check_pairs, labelled_graph, to_levi
+from ...features.labelled import LabelledGraph, check_pairs, labelled_from_triples, labelled_graph, to_levi
+from ...features.triples import Triples
 from ...aggregate.resampling import mean_reduce
 from ..registry import pair_rows, register
 from ..result import MEAN_COLUMNS, MetricScores, mean_scores
@@ -67,7 +68,7 @@ def wl_features_pair(a: LabelledGraph, b: LabelledGraph, k: int = 2) -> tuple[li
         table = {}
         for g in (0, 1):
             old, nbrs = labelss[g], nbrss[g]
-            new = [table.setdefault((old[v], tuple(sorted((r, old[u]) for r, u in nbrs[v]))), len(table))
+            new = [table.setdefault((old[v], tuple(sorted([(r, old[u]) for r, u in nbrs[v]]))), len(table))
                    for v in range(len(old))]
             labelss[g] = new
             feats[g].append(set(new))
@@ -96,7 +97,15 @@ def weighted_cosine(fa: list[set], fb: list[set]) -> float:
 
 
 def wlk_pair(gold: Graph, system: Graph, k: int = 2, edge_to_node: bool = False) -> float:
-    a, b = labelled_graph(gold), labelled_graph(system)
+    return _wlk_labelled(labelled_graph(gold), labelled_graph(system), k, edge_to_node)
+
+
+def wlk_triples_pair(gold: Triples, system: Triples, k: int = 2, edge_to_node: bool = False) -> float:
+    """:func:`wlk_pair` of a pair given by its Smatch triples."""
+    return _wlk_labelled(labelled_from_triples(gold), labelled_from_triples(system), k, edge_to_node)
+
+
+def _wlk_labelled(a: LabelledGraph, b: LabelledGraph, k: int, edge_to_node: bool) -> float:
     if edge_to_node:
         a, b = levi_graph(a), levi_graph(b)
     return weighted_cosine(*wl_features_pair(a, b, k))
@@ -111,3 +120,11 @@ def wlk_metric(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 2,
     per = pair_rows(wlk_pair, golds, systems, executor, k=k, edge_to_node=edge_to_node)
     return mean_scores("wlk", per, [g.id for g in golds],
                        {"k": k, "edge_to_node": edge_to_node, "corpus": "mean of pairs"})
+
+
+def wlk_from_triples(golds: Sequence[Triples], systems: Sequence[Triples], ids: Sequence[str | None],
+                     k: int = 2, edge_to_node: bool = False, executor=None) -> MetricScores:
+    """:func:`wlk_metric` of pairs given by their Smatch triples and ids: the same result."""
+    check_pairs(golds, systems)
+    per = pair_rows(wlk_triples_pair, golds, systems, executor, k=k, edge_to_node=edge_to_node)
+    return mean_scores("wlk", per, ids, {"k": k, "edge_to_node": edge_to_node, "corpus": "mean of pairs"})
