@@ -229,3 +229,18 @@ def test_pairs_certified_by_branching_take_the_compiled_path(gold, system):
                         NON_INVERTED_OF)
         assert p.method == "branch" and p.certified
         assert (score, coded[1], coded[2]) == (p.matched, p.gold, p.system)
+
+
+def test_long_non_ascii_inverted_roles_score_the_same_both_ways(tmp_path):
+    """An inverted role beyond ASCII is interned as UTF-8, longer in bytes than in
+    characters: the compiled path turning it around must make room for its bytes (it
+    once copied them into a buffer sized by the characters)."""
+    role = "\U0001d538" * 300 + "\u0130" * 300  # 4 bytes each; İ lower-cases to two characters
+    gold = tmp_path / "g.amr"
+    system = tmp_path / "s.amr"
+    gold.write_text(f"(a / x :{role}-of (b / y))\n\n(c / z :{role}-of (d / w :{role} c))\n", encoding="utf-8")
+    system.write_text(f"(a / x :{role}-of (b / y))\n\n(c / z :{role.lower()} (d / w))\n", encoding="utf-8")
+    fast = assert_same(gold, system)
+    # pair 1: the same four triples (two instances, TOP, the turned role); pair 2: the
+    # system's role points the other way, so instances and TOP match, the role does not
+    assert fast.table[:, 0].tolist() == [4, 3]

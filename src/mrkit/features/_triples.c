@@ -533,6 +533,15 @@ static Py_ssize_t code_graph(PyObject *block, graph_t *g, strtab *words, PyObjec
                 if ((size_t)kl == rl && memcmp(ks, rs, rl) == 0) { kept = 1; break; }
             }
             if (!kept) {
+                /* rl counts UTF-8 bytes of the lower-cased role: more than the
+                 * characters text_id made room for when the role is not ASCII */
+                if (rl > *tcap) {
+                    char *p = realloc(*tmp, rl * 2);
+                    if (!p) goto done;
+                    *tmp = p;
+                    *tcap = rl * 2;
+                    rs = words->buf + words->off[role];
+                }
                 memcpy(*tmp, rs, rl);   /* rs may move when the table grows */
                 int base = st_id(words, *tmp, rl - 3);
                 if (base < 0) goto done;
