@@ -53,13 +53,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "under the certified node correspondence); render with e.g. dot -Tsvg -O OUT")
     p.add_argument("--text", metavar="FILE",
                    help="raw sentences ('id<TAB>text' lines) to anchor native sdp, eds and ucca inputs")
-    p.add_argument("--normalize", action="append", metavar="WHICH",
-                   help="the normalizations that apply before scoring, as mtool's --normalize: a comma-"
-                        "separated subset of anchors (unite spans, trim punctuation), case (compare labels, "
-                        "names and values case-insensitively), edges (turn inverted edges around: normal "
-                        "labels, AMR -of and mod), attributes (drop default edge attributes such as remote "
-                        "false), or all (the default) or none; repeatable (mtool's --normalize anchors "
-                        "--normalize case works too)")
+    add_normalize_option(p)
     from .selection import add_selection_options
 
     add_selection_options(p)
@@ -154,6 +148,17 @@ def run(args) -> int:
             text.insert(0, f"normalizations: {header['normalize']}")
     emit_result(args, scored.result, header, text, ci, against, per_pair=args.per_graph)
     return 0
+
+
+def add_normalize_option(p) -> None:
+    """``--normalize`` (``mrkit mrp``, ``mrkit report`` with the MRP metric)."""
+    p.add_argument("--normalize", action="append", metavar="WHICH",
+                   help="the normalizations that apply before scoring, as mtool's --normalize: a comma-"
+                        "separated subset of anchors (unite spans, trim punctuation), case (compare labels, "
+                        "names and values case-insensitively), edges (turn inverted edges around: normal "
+                        "labels, AMR -of and mod), attributes (drop default edge attributes such as remote "
+                        "false), or all (the default) or none; repeatable (mtool's --normalize anchors "
+                        "--normalize case works too)")
 
 
 def normalize_of(args) -> frozenset[str] | None:
