@@ -344,3 +344,54 @@ def mrp_tuples(graph: Graph, normalize: frozenset[str] | None = None) -> MRPTupl
             if not defaults or ATTRIBUTE_DEFAULTS.get(k) != v:
                 t.attributes.add((si, oi, lab, k, v))
     return t
+
+
+def normalized_graph(graph: Graph, normalize: frozenset[str]) -> Graph:
+    """A copy of ``graph`` after mtool's ``Graph.normalize`` with these normalizations, for
+    statistics (``mrkit analyze --normalize``; scores use :func:`mrp_tuples` instead):
+
+    * ``anchors``: every node's spans united and trimmed (:func:`normal_spans`); a node left
+      without spans (also one written ``"anchors": []``) has no anchors;
+    * ``edges``: inverted edges turned around: by ``normal``, else ``mod`` -> ``domain``
+      and ``-of`` labels (not ``prep-``, :data:`mrkit.model.amr.MRP_NORMAL`), in every
+      framework as mtool does (mtool also turns ``consist-of`` and ``subset-of``, a missing
+      comma in its exception list; mrkit keeps them);
+    * ``case``: node labels, property names and values, edge labels, ``normal`` labels,
+      attribute names and values lower-cased (after ``edges``, as in mtool);
+    * ``attributes``: edge attributes with their default value dropped."""
+    from dataclasses import replace as _replace
+
+    from ..model.amr import MRP_NORMAL
+    from ..model.graph import Edge, Node, Property
+
+    def lower(value):
+        return None if value is None else str(value).lower()
+
+    case = "case" in normalize
+    nodes = {}
+    for k, n in graph.nodes.items():
+        node = Node(n.id, n.label, list(n.properties), list(n.anchors), n.provenance, dict(n.extra))
+        if "anchors" in normalize:
+            node.anchors = [Anchor(s, e) for s, e in normal_spans(graph.text, n.anchors)]
+            priv = node.extra.get("_mrp")
+            if priv and "anchors" in priv.get("empty", ()):
+                node.extra["_mrp"] = {**priv, "empty": [x for x in priv["empty"] if x != "anchors"]}
+        if case:
+            node.label = lower(node.label)
+            node.properties = [Property(p.key.lower(), p.value.lower(), p.quoted) for p in node.properties]
+        nodes[k] = node
+    edges = []
+    for e in graph.edges:
+        edge = Edge(e.source, e.target, e.label, list(e.attributes), e.normal, dict(e.extra))
+        if "edges" in normalize:
+            base = e.normal or (MRP_NORMAL.base(e.label) if e.label is not None else None)
+            if base:
+                edge.source, edge.target, edge.label, edge.normal = e.target, e.source, base, None
+        if case:
+            edge.label = lower(edge.label) if edge.label is not None else None
+            edge.normal = lower(edge.normal)
+            edge.attributes = [Property(a.key.lower(), a.value.lower(), a.quoted) for a in edge.attributes]
+        if "attributes" in normalize:
+            edge.attributes = [a for a in edge.attributes if ATTRIBUTE_DEFAULTS.get(a.key) != a.value]
+        edges.append(edge)
+    return _replace(graph, nodes=nodes, edges=edges)
