@@ -105,6 +105,8 @@ def run(args) -> int:
     pairs, unpaired = pairs_of(golds, systems, frameworks)
     if not pairs:
         what = f" of framework {', '.join(frameworks)}" if frameworks else ""
+        if selection.ids is not None:
+            what += " with the chosen ids (--id/--ids-file)"
         raise InputError(f"no gold graph{what} to score: nothing to compare", args.gold)
     config = engine_config(args)
     fmt = report_format(args)
