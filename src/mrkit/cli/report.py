@@ -22,7 +22,8 @@ mapping. The footer holds the exact command, mrkit's version and the inputs' sha
 
 Sentence AMR (PENMAN, or MRP graphs of framework amr) is scored by Smatch, graphs paired
 in order. Other graphs (MRP of the other frameworks, SDP, EDS, UCCA) are scored by the MRP
-metric, paired by framework and id as in `mrkit mrp` (--framework to choose), and the pair
+metric, paired by framework and id as in `mrkit mrp` (--framework and --normalize as
+there), and the pair
 view also shows every node's anchors on the sentence. Document graphs are scored by
 document Smatch with --metric docsmatch (with its coreference and reentrancy subscores).
 The input format is guessed from suffix and content, or given by --format. The page is
