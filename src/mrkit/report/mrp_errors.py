@@ -10,8 +10,9 @@ certified (the same correspondence that gives the score).
   system edge red (dashed) when it has no gold counterpart;
 * a dotted grey line joins each gold node to its system node.
 
-The tuples are the normalized ones of :mod:`mrkit.features.mrp_tuples` (lower case,
-un-inverted AMR edges, anchors as character positions).
+The tuples are the normalized ones of :mod:`mrkit.features.mrp_tuples`, under the
+normalizations the score used (by default all: lower case, un-inverted AMR edges, anchors as
+character positions).
 """
 
 from __future__ import annotations
