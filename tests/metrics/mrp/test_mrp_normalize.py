@@ -33,6 +33,7 @@ PAIRS = {
     "amr-test": (("amr", "test1.mrp"), ("amr", "test2.mrp"), None),
     "eds-lpps-peking": (("lpps.mrp",), ("eds", "lpps.peking.mrp"), ["eds"]),
     "fixture": (None, None, None),
+    "eds-wsj-pet": (("..", "wsj-sample", "eds", "wsj.mrp"), ("eds", "wsj.pet.mrp"), None),
 }
 
 
@@ -41,6 +42,8 @@ def read_side(parts, which: str):
         return read_mrp(HERE / f"{which}.mrp")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        if parts[0] == "..":
+            return read_mrp(shared_path("mrp", *parts[1:]))
         return read_mrp(shared_path("mrp", "score-fixtures", *parts))
 
 
