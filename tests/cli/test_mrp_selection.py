@@ -71,3 +71,13 @@ def test_bad_selection_and_archives(files, tmp_path):
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
     proc = run_mrkit("mrp", gold, system, "--ids-file", str(tmp_path / "missing.txt"))
     assert proc.returncode == 2 and "ids file" in proc.stderr
+
+
+def test_an_id_that_matches_no_gold_graph_says_so(tmp_path):
+    from pathlib import Path
+
+    fixture = Path(__file__).parents[1] / "metrics" / "mrp" / "fixtures" / "normalize"
+    out = tmp_path / "out.json"
+    r = run_mrkit("mrp", str(fixture / "gold.mrp"), str(fixture / "system.mrp"), "--id", "nosuch", "-o", str(out))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and not out.exists()
+    assert "no gold graph with the chosen ids (--id/--ids-file)" in r.stderr

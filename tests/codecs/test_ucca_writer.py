@@ -100,3 +100,25 @@ def test_cli_convert_to_ucca_refuses_several_graphs_in_one_file(tmp_path):
     out = run_mrkit("convert", str(lpps), str(target), "--to", "ucca")
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
     assert not target.exists()
+
+
+def test_cli_scores_the_written_directory_directly(tmp_path):
+    # as a user would: convert, then score the XML directory (with the files.txt mrkit writes
+    # beside the passages) against the original, the sentences from a pipe
+    wsj = shared_path("mrp", "wsj-sample")
+    assert run_mrkit("convert", str(wsj / "ucca" / "wsj.mrp"), str(tmp_path / "xml"), "--to", "ucca").returncode == 0
+    assert (tmp_path / "xml" / "files.txt").exists()
+    out = run_mrkit("mrp", str(wsj / "ucca" / "wsj.mrp"), str(tmp_path / "xml"), "--json", "--text",
+                    "/dev/stdin", input=(wsj / "wsj.txt").read_text(encoding="utf-8"))
+    assert out.returncode == 0, out.stderr
+    import json
+
+    doc = json.loads(out.stdout)
+    assert doc["summary"]["f1"] == 1.0 and doc["overall"]["all"]["g"] == 4862
+
+
+def test_an_mrp_file_read_as_ucca_is_one_short_line(tmp_path):
+    mrp = shared_path("mrp", "wsj-sample", "ucca", "wsj.mrp")
+    out = run_mrkit("mrp", str(mrp), str(mrp), "--format", "ucca")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and len(out.stderr) < 200
+    assert f"{mrp}:1: JSON, not UCCA XML" in out.stderr

@@ -19,7 +19,8 @@ column amr⁻¹; --no-inverted leaves it out).
 
 Reads any graph file mrkit reads (MRP, possibly inside .zip or .gz; PENMAN, including
 document graphs; SDP; EDS; UCCA XML), given by --format or guessed.  --format json prints
-JSON (full precision), tsv/csv one row per framework.
+JSON (full precision), tsv/csv one row per framework.  --normalize applies mtool's
+normalizations first (anchors, case, edges, attributes; none by default, as mtool).
 """
 
 
@@ -33,6 +34,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="only graphs of this framework (repeatable; case-insensitive)")
     p.add_argument("--no-inverted", dest="inverted", action="store_false",
                    help="leave out the amr⁻¹ column (AMR with inverted edges normalised)")
+    p.add_argument("--normalize", action="append", metavar="WHICH",
+                   help="normalize the graphs first, as mtool --analyze --normalize: a comma-separated subset "
+                        "of anchors, case, edges, attributes (see mrkit mrp --help), or all or none (the "
+                        "default here, as in mtool); repeatable")
     from .selection import add_selection_options
 
     add_selection_options(p)
@@ -62,7 +67,8 @@ def run(args) -> int:
     graphs = select_graphs(graphs, selection, frameworks=args.framework)
     if not graphs:
         raise InputError("no graph to analyze (after selection)", args.file)
-    analysis = analyze_graphs(graphs, inverted=args.inverted, source=args.file).to_dict()
+    analysis = analyze_graphs(graphs, inverted=args.inverted, source=args.file,
+                              normalize=_normalize(args)).to_dict()
     if fmt == "json":
         emit(to_json(analysis), args.output)
     elif fmt in ("tsv", "csv"):
@@ -75,3 +81,16 @@ def run(args) -> int:
 
         emit(analysis_table(analysis), args.output)
     return 0
+
+
+def _normalize(args) -> frozenset[str]:
+    """``--normalize`` (default: none, as ``mtool --analyze``); unknown: exit 2, one line."""
+    from ..errors import MrkitError
+    from ..features.mrp_tuples import parse_normalize
+
+    if not args.normalize:
+        return frozenset()
+    try:
+        return parse_normalize(args.normalize)
+    except ValueError as exc:
+        raise MrkitError(f"--normalize: {exc}") from None

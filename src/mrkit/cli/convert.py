@@ -14,7 +14,7 @@ Input formats: mrp, amr (PENMAN), sdp (SDP 2015: DM, PSD), eds (native EDS), ucc
 one file, a directory, or a file listing XML names), conllu (CoNLL-U trees, e.g. the UDPipe
 companion data). Output formats: mrp, amr, sdp, eds, ucca
 (UCCA XML: OUT a directory, one ID.xml per graph and files.txt listing them; or one .xml
-file for a single graph).
+file for a single graph), conllu (trees of framework conllu, e.g. back from udpipe.mrp).
 Formats are guessed from file suffixes when not given. Token-based formats (sdp, ucca) and
 eds need the raw sentences to anchor nodes: --text FILE with 'id<TAB>sentence' lines, or a
 companion CoNLL-U / MRP file whose tokens anchor them (without

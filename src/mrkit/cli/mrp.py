@@ -24,7 +24,9 @@ Inputs are MRP or a native format mrkit converts (amr: PENMAN, sdp: DM/PSD, eds,
 file, directory or list), given by --format or guessed from the suffix and content; '-'
 reads stdin.  --errors OUT draws every imperfect pair as Graphviz DOT; --per-graph --json
 includes each graph's node correspondence (gold node -> system node).  An MRP file may be inside .gz or .zip (one .mrp entry).  --id, --ids-file and
---limit N select gold graphs (and the system graphs paired with them).  --bootstrap N adds confidence intervals, --against SYSTEM_B compares a
+--limit N select gold graphs (and the system graphs paired with them).  --normalize chooses
+the normalizations that apply before scoring (anchors, case, edges, attributes; all by
+default, as mtool --score; none: the graphs as written).  --bootstrap N adds confidence intervals, --against SYSTEM_B compares a
 second system on the same gold graphs (paired bootstrap, approximate randomization); the
 framework metrics get the same on their headline measure (SDP labeled, EDM all, UCCA
 labeled primary, Smatch).
@@ -51,6 +53,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "under the certified node correspondence); render with e.g. dot -Tsvg -O OUT")
     p.add_argument("--text", metavar="FILE",
                    help="raw sentences ('id<TAB>text' lines) to anchor native sdp, eds and ucca inputs")
+    add_normalize_option(p)
     from .selection import add_selection_options
 
     add_selection_options(p)
@@ -74,6 +77,7 @@ def run(args) -> int:
     split_formats(args, READ_FORMATS)
     report_format(args)
     check_stats(args)
+    normalize = normalize_of(args)
     selection = selection_of(args)
     if args.errors:
         from ..codecs._files import check_writable
@@ -101,6 +105,8 @@ def run(args) -> int:
     pairs, unpaired = pairs_of(golds, systems, frameworks)
     if not pairs:
         what = f" of framework {', '.join(frameworks)}" if frameworks else ""
+        if selection.ids is not None:
+            what += " with the chosen ids (--id/--ids-file)"
         raise InputError(f"no gold graph{what} to score: nothing to compare", args.gold)
     config = engine_config(args)
     fmt = report_format(args)
@@ -109,7 +115,8 @@ def run(args) -> int:
         with progress_bar(len(pairs), "mrp") as tick:
             scored = score_pairs(pairs, config, executor, framework_metrics=not args.mrp_only,
                                  keep_records=args.per_graph and fmt != "text", unpaired_system=unpaired,
-                                 progress=tick, keep_mapping=bool(args.errors) or (args.per_graph and fmt == "json"))
+                                 progress=tick, keep_mapping=bool(args.errors) or (args.per_graph and fmt == "json"),
+                                 normalize=normalize)
 
         other_fw: dict = {}
 
@@ -117,7 +124,7 @@ def run(args) -> int:
             other = select_pairs_sides(golds, read_side(path, args.input_format, texts, warn), selection)[1]
             pairs_b, unpaired_b = pairs_of(golds, other, frameworks)
             b = score_pairs(pairs_b, config, executor, framework_metrics=not args.mrp_only,
-                            unpaired_system=unpaired_b)
+                            unpaired_system=unpaired_b, normalize=normalize)
             other_fw.update(b.framework_results)
             return b.result
 
@@ -133,10 +140,42 @@ def run(args) -> int:
     if args.errors:
         from ..report.mrp_errors import errors_dot
 
-        emit(errors_dot(pairs, scored.mrp.graphs) or "// every graph pair is perfect\n", args.errors)
-    emit_result(args, scored.result, {"gold": args.gold, "system": args.system}, text, ci, against,
-                per_pair=args.per_graph)
+        emit(errors_dot(pairs, scored.mrp.graphs, normalize) or "// every graph pair is perfect\n", args.errors)
+    header = {"gold": args.gold, "system": args.system}
+    if normalize is not None:  # not the default (all): say which applied
+        from ..features.mrp_tuples import normalize_label
+
+        header["normalize"] = normalize_label(normalize)
+        if text:
+            text.insert(0, f"normalizations: {header['normalize']}")
+    emit_result(args, scored.result, header, text, ci, against, per_pair=args.per_graph)
     return 0
+
+
+def add_normalize_option(p) -> None:
+    """``--normalize`` (``mrkit mrp``, ``mrkit report`` with the MRP metric)."""
+    p.add_argument("--normalize", action="append", metavar="WHICH",
+                   help="the normalizations that apply before scoring, as mtool's --normalize: a comma-"
+                        "separated subset of anchors (unite spans, trim punctuation), case (compare labels, "
+                        "names and values case-insensitively), edges (turn inverted edges around: normal "
+                        "labels, AMR -of and mod), attributes (drop default edge attributes such as remote "
+                        "false), or all (the default) or none; repeatable (mtool's --normalize anchors "
+                        "--normalize case works too)")
+
+
+def normalize_of(args) -> frozenset[str] | None:
+    """The normalizations ``--normalize`` chose (``None``: all, the default); an unknown name
+    is a usage error (exit 2, one line)."""
+    from ..errors import MrkitError
+    from ..features.mrp_tuples import ALL_NORMALIZATIONS, parse_normalize
+
+    if not getattr(args, "normalize", None):
+        return None
+    try:
+        chosen = parse_normalize(args.normalize)
+    except ValueError as exc:
+        raise MrkitError(f"--normalize: {exc}") from None
+    return None if chosen >= ALL_NORMALIZATIONS else chosen
 
 
 def _framework_statistics(args, results: dict, others: dict) -> dict:

@@ -22,7 +22,8 @@ mapping. The footer holds the exact command, mrkit's version and the inputs' sha
 
 Sentence AMR (PENMAN, or MRP graphs of framework amr) is scored by Smatch, graphs paired
 in order. Other graphs (MRP of the other frameworks, SDP, EDS, UCCA) are scored by the MRP
-metric, paired by framework and id as in `mrkit mrp` (--framework to choose), and the pair
+metric, paired by framework and id as in `mrkit mrp` (--framework and --normalize as
+there), and the pair
 view also shows every node's anchors on the sentence. Document graphs are scored by
 document Smatch with --metric docsmatch (with its coreference and reentrancy subscores).
 The input format is guessed from suffix and content, or given by --format. The page is
@@ -46,6 +47,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "default: smatch for AMR, mrp for the other frameworks")
     p.add_argument("--framework", action="append", metavar="NAME",
                    help="with the MRP metric: score only this framework (repeatable)")
+    from .mrp import add_normalize_option
+
+    add_normalize_option(p)  # with the MRP metric
     g = p.add_argument_group("statistics")
     g.add_argument("--bootstrap", type=int, default=1000, metavar="N",
                    help="bootstrap resamples of the pairs for the intervals and paired tests (default 1000; 0: none)")
@@ -142,12 +146,17 @@ def run(args) -> int:
         raise MrkitError(f"document graphs are read as PENMAN (--format amr), not {args.input_format}")
     if metric != "mrp" and args.framework:
         raise MrkitError("--framework chooses MRP frameworks: use it with the MRP metric")
+    if metric != "mrp" and args.normalize:
+        raise MrkitError("--normalize chooses MRP normalizations: use it with the MRP metric")
+    from .mrp import normalize_of
+
+    normalize = normalize_of(args)
     with executor_of(args, parallel_worth_it(args.gold)) as executor:
         if metric == "docsmatch":
             study = document_study(args.gold, args.systems, names, config=engine_config(args), executor=executor)
         elif metric == "mrp":
             study = mrp_study(args.gold, args.systems, names, config=engine_config(args), executor=executor,
-                              format=args.input_format, frameworks=args.framework)
+                              format=args.input_format, frameworks=args.framework, normalize=normalize)
         else:
             study = amr_study(args.gold, args.systems, names, config=engine_config(args), executor=executor,
                               format=args.input_format)

@@ -114,7 +114,28 @@ def _decoded(fh, label: str):
 def read_text_map(path: str) -> dict[str, str]:
     """An ``id<TAB>sentence`` file (as ``wsj.txt`` of the MRP sample) as a dict; a CoNLL-U
     file or a companion MRP file (``udpipe.mrp``) gives the sentences with their tokens
-    (:class:`TokenText`, :func:`mrkit.codecs.conllu.read_token_map`)."""
+    (:class:`TokenText`, :func:`mrkit.codecs.conllu.read_token_map`).  A pipe (``<(...)``)
+    is read once, into a temporary file, since the file is sniffed first."""
+    import os
+    import stat
+
+    try:
+        piped = not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        piped = False
+    if piped:
+        import shutil
+        import tempfile
+
+        with open(path, "rb") as src, tempfile.NamedTemporaryFile("wb", suffix=".txt", delete=False) as tmp:
+            shutil.copyfileobj(src, tmp)
+        try:
+            out = read_text_map(tmp.name)
+        except InputError as exc:
+            raise InputError(exc.detail, path, exc.line, exc.graph, exc.unit) from None
+        finally:
+            os.unlink(tmp.name)
+        return out
     try:
         with open(path, "rb") as fh:
             head = fh.read(4096).lstrip(b"\xef\xbb\xbf").lstrip()

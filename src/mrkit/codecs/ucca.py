@@ -206,6 +206,12 @@ def ucca_paths(source: str | os.PathLike) -> list[Path]:
         raise InputError(f"cannot read: {exc.strerror}", str(path)) from None
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 text ({exc.reason})", str(path)) from None
+    if names and names[0].startswith("<"):  # an XML file without the .xml suffix
+        return [path]
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip().startswith(("{", "[")):  # e.g. an MRP file read with --format ucca
+            raise InputError("JSON, not UCCA XML nor a list of UCCA XML file names (--format ucca?)",
+                             str(path), number)
     return [path.parent / n for n in names]
 
 

@@ -140,11 +140,18 @@ class Analysis:
         return {"input": self.source, "frameworks": {k: v.to_dict() for k, v in self.frameworks.items()}}
 
 
-def analyze_graphs(graphs: Iterable[Graph], *, inverted: bool = True, source: str | None = None) -> Analysis:
+def analyze_graphs(graphs: Iterable[Graph], *, inverted: bool = True, source: str | None = None,
+                   normalize: frozenset[str] | None = None) -> Analysis:
     """The statistics of ``graphs`` per framework (a graph without framework counts under
-    ``graphs``); with ``inverted``, AMR graphs also as ``amr⁻¹``."""
+    ``graphs``); with ``inverted``, AMR graphs also as ``amr⁻¹``.  ``normalize``: mtool's
+    normalizations applied first (:func:`mrkit.features.mrp_tuples.normalized_graph`;
+    ``None`` or empty: the graphs as read, as ``mtool --analyze``)."""
     result = Analysis(source=source)
     table = result.frameworks
+    if normalize:
+        from ..features.mrp_tuples import normalized_graph
+
+        graphs = (normalized_graph(g, normalize) for g in graphs)
     for g in graphs:
         name = (g.framework or "graphs").lower()
         stats = table.get(name)

@@ -236,13 +236,15 @@ MRP_TYPES = ("labels", "properties", "edges", "tops", "anchors", "attributes")
 """The MRP tuple types, in the order of the report's table (marks follow the view order)."""
 
 
-def mrp_view(graph: Graph | None) -> dict:
+def mrp_view(graph: Graph | None, normalize: frozenset[str] | None = None) -> dict:
     """An MRP graph as written, in the layout of :func:`graph_view` (``v`` node ids, ``c``
     labels, ``a`` properties, ``e`` edges ``[source, label, target, turned, counted label]``,
     ``t`` tops) plus ``x`` every node's anchors (``[[start, end], ...]`` or None), ``txt``
-    the sentence and ``fw`` the framework.  ``None`` (no system graph): an empty view."""
-    from ..features.mrp_tuples import normal_edge
+    the sentence and ``fw`` the framework.  ``None`` (no system graph): an empty view.
+    ``normalize``: the MRP normalizations of the score (``None``: all)."""
+    from ..features.mrp_tuples import Normalizer
 
+    normalizer = Normalizer.of(normalize)
     if graph is None:
         return {"v": [], "c": [], "a": [], "e": [], "t": [], "x": [], "txt": None, "fw": None}
     index = {v: i for i, v in enumerate(graph.nodes)}
@@ -255,21 +257,24 @@ def mrp_view(graph: Graph | None) -> dict:
     for e in graph.edges:
         if e.source not in index or e.target not in index:
             continue
-        s, _, lab = normal_edge(graph.framework, e.source, e.target, e.label, e.normal)
+        s, _, lab = normalizer.edge(graph.framework, e)
         label = e.label if e.label is not None else ""
         view["e"].append([index[e.source], label, index[e.target], int(s != e.source), lab or ""])
     return view
 
 
-def mrp_marks(gold: Graph, system: Graph | None, mapping: Sequence[int]) -> tuple[str, str, dict]:
+def mrp_marks(gold: Graph, system: Graph | None, mapping: Sequence[int],
+              normalize: frozenset[str] | None = None) -> tuple[str, str, dict]:
     """Marks of two MRP graph views under ``mapping`` (labels, properties, edges, tops,
     anchors: one character per element in view order, as :func:`alignment_marks`), and
-    per tuple type the (matched, gold, system) counts of the MRP metric."""
-    from ..features.mrp_tuples import mrp_tuples, normal_edge, norm
+    per tuple type the (matched, gold, system) counts of the MRP metric (under ``normalize``,
+    ``None``: all)."""
+    from ..features.mrp_tuples import Normalizer, mrp_tuples, norm
     from ..metrics.mrp.mrp import match_counts
 
-    ta = mrp_tuples(gold)
-    tb = mrp_tuples(system) if system is not None else mrp_tuples(Graph(id=gold.id, framework=gold.framework))
+    normalizer = Normalizer.of(normalize)
+    ta = mrp_tuples(gold, normalize)
+    tb = mrp_tuples(system if system is not None else Graph(id=gold.id, framework=gold.framework), normalize)
     inverse = [-1] * tb.n
     for i, j in enumerate(mapping):
         if j >= 0:
@@ -284,11 +289,12 @@ def mrp_marks(gold: Graph, system: Graph | None, mapping: Sequence[int]) -> tupl
             out.append("-" if lab is None else "1" if m[i] >= 0 and other.labels[m[i]] == lab else "0")
         for i, node in enumerate(graph.nodes.values()):
             for p in node.properties:
-                out.append("1" if m[i] >= 0 and (norm(p.key), norm(p.value)) in other.properties[m[i]] else "0")
+                out.append("1" if m[i] >= 0 and (normalizer.name(p.key), norm(p.value)) in other.properties[m[i]]
+                           else "0")
         for e in graph.edges:
             if e.source not in index or e.target not in index:
                 continue
-            s, o, lab = normal_edge(graph.framework, e.source, e.target, e.label, e.normal)
+            s, o, lab = normalizer.edge(graph.framework, e)
             si, oi = m[index[s]], m[index[o]]
             out.append("1" if si >= 0 and oi >= 0 and (si, oi, lab) in other.edges else "0")
         for v in graph.tops:
@@ -307,10 +313,10 @@ def _score_mrp_chunk(task: tuple) -> list:
     """Worker: the MRP score of every pair of a chunk, with its node mapping."""
     from ..metrics.mrp.mrp import score_graph
 
-    pairs, config = task
+    pairs, config, normalize = task
     out = []
     for gold, system in pairs:
-        gs = score_graph(gold, system, config)
+        gs = score_graph(gold, system, config, normalize)
         gs.seconds = 0.0
         out.append(gs)
     return out
@@ -318,10 +324,11 @@ def _score_mrp_chunk(task: tuple) -> list:
 
 def mrp_study(gold: str, systems: Sequence[str], names: Sequence[str] | None = None, *,
               config: "AlignConfig | None" = None, executor=None, format: str | None = None,
-              frameworks: Sequence[str] | None = None) -> AmrStudy:
+              frameworks: Sequence[str] | None = None, normalize: frozenset[str] | None = None) -> AmrStudy:
     """MRP graphs (any format :mod:`mrkit.pipeline.mrp` reads) scored by the MRP metric
     against every system, paired by (framework, id) in gold order (a missing system graph
-    is empty), each pair described for display with its anchors (see :func:`mrp_view`)."""
+    is empty), each pair described for display with its anchors (see :func:`mrp_view`).
+    ``normalize``: the MRP normalizations that apply (``None``: all)."""
     from ..aggregate.corpus import Collector
     from ..aggregate.resampling import prf_reduce
     from . import chunked
@@ -336,7 +343,8 @@ def mrp_study(gold: str, systems: Sequence[str], names: Sequence[str] | None = N
             raise InputError("no gold graph to score (none of the chosen frameworks?)", gold)
         col = Collector("mrp", prf_reduce, 3, certified=True, keep_records=True)
         graphs = []
-        tasks = ((chunk, config) for chunk in chunked(pairs, chunk_size(len(pairs), getattr(executor, "workers", 1))))
+        tasks = ((chunk, config, normalize)
+                 for chunk in chunked(pairs, chunk_size(len(pairs), getattr(executor, "workers", 1))))
         for out in executor.map(_score_mrp_chunk, tasks):
             for gs in out:
                 col.add(gs.id, gs.all.row(), gs.certified, record(gs))
@@ -347,15 +355,15 @@ def mrp_study(gold: str, systems: Sequence[str], names: Sequence[str] | None = N
     study = AmrStudy(gold, list(systems), names, results, family="mrp", metric="MRP", length_unit="tokens")
     totals = [{t: [0, 0, 0] for t in MRP_TYPES} for _ in systems]
     for k, (g, _) in enumerate(paired[0]):
-        gv = mrp_view(g)
+        gv = mrp_view(g, normalize)
         snt = g.text
         pair = {"id": f"{g.framework} {g.id}" if g.framework else g.id, "snt": snt,
                 "len": len(snt.split()) if snt else len(g.nodes), "g": gv, "s": [], "m": [], "k": []}
         for x in range(len(systems)):
             s = paired[x][k][1]
-            sv = mrp_view(s)
+            sv = mrp_view(s, normalize)
             mapping = _positions(g.nodes, scored[x][k].mapping, sv["v"], str)
-            gm, sm, counts = mrp_marks(g, s, mapping)
+            gm, sm, counts = mrp_marks(g, s, mapping, normalize)
             _add_system(pair, totals[x], sv, mapping, gm, sm, counts)
         study.pairs.append(pair)
     if any(p["snt"] is None for p in study.pairs):

@@ -56,14 +56,14 @@ def _score_chunk(task: tuple) -> list[tuple[GraphScore, tuple | None]]:
     """Module-level (a process executor sends it to its workers): the MRP score of every
     pair of a chunk (with its node correspondence only if asked), and its framework metric
     if asked."""
-    pairs, config, framework_metrics, keep_mapping = task
+    pairs, config, framework_metrics, keep_mapping, normalize = task
     out = []
     for gold, system in pairs:
-        gs = score_graph(gold, system, config)
+        gs = score_graph(gold, system, config, normalize)
         if not keep_mapping:
             gs.mapping = {}
         gs.seconds = 0.0
-        out.append((gs, framework_pair(gold, system, config) if framework_metrics else None))
+        out.append((gs, framework_pair(gold, system, config, normalize) if framework_metrics else None))
     return out
 
 
@@ -98,19 +98,22 @@ def chunk_size(n: int, workers: int) -> int:
 
 def score_pairs(pairs: Sequence[tuple[Graph, Graph | None]], config: AlignConfig, executor,
                 *, framework_metrics: bool = True, keep_records: bool = False, unpaired_system: int = 0,
-                progress: Callable[[int], None] | None = None, keep_mapping: bool = False) -> MRPCorpus:
+                progress: Callable[[int], None] | None = None, keep_mapping: bool = False,
+                normalize: frozenset[str] | None = None) -> MRPCorpus:
     """Score (gold, system) pairs through ``executor`` (:mod:`mrkit.runtime.executor`).
 
     The corpus result's summary is the MRP score over all tuples of all pairs (micro over
     frameworks); its detail holds ``overall``, ``frameworks`` (per-framework tables),
     ``unpaired_system`` and, with ``framework_metrics``, ``framework_metrics``.  Ids are
     the graph ids (the framework is in each record).  ``keep_mapping``: keep every pair's
-    node correspondence (``GraphScore.mapping``, and ``correspondence`` in its record)."""
+    node correspondence (``GraphScore.mapping``, and ``correspondence`` in its record).
+    ``normalize``: the MRP normalizations that apply (``None``: all, mtool's default;
+    :func:`mrkit.features.mrp_tuples.parse_normalize`)."""
     collector = Collector("mrp", prf_reduce, 3, certified=True, keep_records=keep_records)
     graphs: list[GraphScore] = []
     totals = FrameworkTotals()
     size = chunk_size(len(pairs), getattr(executor, "workers", 1))
-    tasks = ((chunk, config, framework_metrics, keep_mapping) for chunk in chunked(pairs, size))
+    tasks = ((chunk, config, framework_metrics, keep_mapping, normalize) for chunk in chunked(pairs, size))
     per_fw: dict[str, Collector] = {}
     for out in executor.map(_score_chunk, tasks):
         for gs, fw in out:

@@ -24,12 +24,16 @@ def read_side(path: str, fmt: str | None = None, texts: dict[str, str] | None = 
     A directory or a glob of files (shards, :mod:`mrkit.pipeline.shards`) is read file by
     file in name order and its graphs joined (graphs are paired by framework and id, so
     shards need not line up); a bad shard stops with the usual error naming its file and
-    line.  A directory of UCCA XML passages stays one UCCA input."""
+    line.  A directory of UCCA XML passages (and the list ``files.txt`` beside them) stays one
+    UCCA input."""
     from .shards import expand, is_sharded
 
     if fmt != "ucca" and is_sharded(path):
         files = list(expand(path).values())
-        if not (os.path.isdir(path) and fmt is None and all(f.lower().endswith(".xml") for f in files)):
+        # UCCA XML passages, with the files.txt list mrkit convert --to ucca writes beside them
+        passages = [f for f in files if os.path.basename(f) != "files.txt"]
+        if not (os.path.isdir(path) and fmt is None and passages
+                and all(f.lower().endswith(".xml") for f in passages)):
             return [g for f in files for g in read_side(f, fmt, texts, warn)]
     source: object = path
     if path == "-":

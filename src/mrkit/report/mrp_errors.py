@@ -10,8 +10,9 @@ certified (the same correspondence that gives the score).
   system edge red (dashed) when it has no gold counterpart;
 * a dotted grey line joins each gold node to its system node.
 
-The tuples are the normalized ones of :mod:`mrkit.features.mrp_tuples` (lower case,
-un-inverted AMR edges, anchors as character positions).
+The tuples are the normalized ones of :mod:`mrkit.features.mrp_tuples`, under the
+normalizations the score used (by default all: lower case, un-inverted AMR edges, anchors as
+character positions).
 """
 
 from __future__ import annotations
@@ -41,10 +42,12 @@ def _local(t: MRPTuples, i: int) -> dict[str, object]:
     return {"top": i in t.tops, "label": t.labels[i], "properties": t.properties[i], "anchors": t.anchors[i]}
 
 
-def pair_dot(gold: Graph, system: Graph | None, mapping: dict[str, str | None], name: str) -> str:
-    """One ``digraph``: clusters ``gold`` and ``system``, colours as in the module docstring."""
+def pair_dot(gold: Graph, system: Graph | None, mapping: dict[str, str | None], name: str,
+             normalize: frozenset[str] | None = None) -> str:
+    """One ``digraph``: clusters ``gold`` and ``system``, colours as in the module docstring
+    (tuples under the normalizations ``normalize``, ``None``: all, as the score)."""
     system = system if system is not None else Graph(id=gold.id, framework=gold.framework, text=gold.text)
-    ta, tb = mrp_tuples(gold), mrp_tuples(system)
+    ta, tb = mrp_tuples(gold, normalize), mrp_tuples(system, normalize)
     ia = {k: i for i, k in enumerate(ta.ids)}
     ib = {k: i for i, k in enumerate(tb.ids)}
     fwd = {ia[g]: ib[s] for g, s in mapping.items() if s is not None and g in ia and s in ib}
@@ -94,15 +97,15 @@ def pair_dot(gold: Graph, system: Graph | None, mapping: dict[str, str | None], 
     return "\n".join(lines) + "\n"
 
 
-def errors_dot(pairs, scores, all_graphs: bool = False) -> str:
+def errors_dot(pairs, scores, normalize: frozenset[str] | None = None, all_graphs: bool = False) -> str:
     """The DOT of every pair (``pairs``: (gold, system) graphs; ``scores``: their
     :class:`~mrkit.metrics.mrp.mrp.GraphScore` with the correspondence kept, in the same
-    order); only pairs that are not perfect unless ``all_graphs``."""
+    order); only pairs that are not perfect unless ``all_graphs``; ``normalize`` as the score had."""
     out = []
     for (gold, system), gs in zip(pairs, scores):
         if not all_graphs and gs.all.perfect:
             continue
-        out.append(pair_dot(gold, system, gs.mapping, f"{gs.framework} {gs.id}"))
+        out.append(pair_dot(gold, system, gs.mapping, f"{gs.framework} {gs.id}", normalize))
     return "".join(out)
 
 

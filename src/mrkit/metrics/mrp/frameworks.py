@@ -18,7 +18,7 @@ from typing import Sequence
 from ...align import AlignConfig
 from ...model.graph import Edge, Graph
 from ...aggregate.counts import SetScores, pair_counts
-from ...features.mrp_tuples import flavor
+from ...features.mrp_tuples import Normalizer, flavor
 from .edm import edm_sets
 from .sdp import sdp_sets
 from .ucca import ucca_sets
@@ -51,11 +51,14 @@ SET_METRICS = {"sdp": (sdp_sets, None), "edm": (edm_sets, "all"), "ucca": (ucca_
 """Set metrics: per-pair tuple sets, and the name of their summed measure (if any)."""
 
 
-def framework_pair(gold: Graph, system: Graph | None, config: AlignConfig = AlignConfig()) -> tuple | None:
+def framework_pair(gold: Graph, system: Graph | None, config: AlignConfig = AlignConfig(),
+                   normalize: frozenset[str] | None = None) -> tuple | None:
     """The framework metric of one pair: ``(framework, metric, payload)`` with the pair's
     :data:`~mrkit.aggregate.counts.PairCounts` for a set metric or its Smatch
     :class:`~mrkit.metrics.amr.smatch.PairScore` (without the mapping) for AMR; ``None``
-    when the gold graph's framework has no metric.  A module-level function of objects:
+    when the gold graph's framework has no metric.  ``normalize``: the MRP normalizations
+    that apply (``None``: all; Smatch keeps its own conventions, only ``edges`` decides
+    whether ``normal`` labels turn edges around).  A module-level function of objects:
     the caller's executor runs it."""
     name = metric_for(gold)
     if name is None:
@@ -65,11 +68,12 @@ def framework_pair(gold: Graph, system: Graph | None, config: AlignConfig = Alig
     if name == "smatch":
         from ..amr.smatch import smatch_pair
 
-        score = smatch_pair(with_normal_edges(gold), with_normal_edges(system), config)
+        turn = with_normal_edges if normalize is None or "edges" in normalize else (lambda g: g)
+        score = smatch_pair(turn(gold), turn(system), config)
         score.mapping = {}
         return gold.framework or "", name, score
     sets, _total = SET_METRICS[name]
-    return gold.framework or "", name, pair_counts(sets(gold, system))
+    return gold.framework or "", name, pair_counts(sets(gold, system, Normalizer.of(normalize)))
 
 
 HEADLINE = {"sdp": "labeled", "edm": "all", "ucca": "labeled primary", "smatch": "smatch"}
@@ -130,11 +134,11 @@ class FrameworkTotals:
 
 
 def framework_scores(pairs: Sequence[tuple[Graph, Graph | None]], config: AlignConfig = AlignConfig(),
-                     workers: int = 1) -> dict[str, dict]:
+                     workers: int = 1, normalize: frozenset[str] | None = None) -> dict[str, dict]:
     """``{framework: report of its metric}`` for every framework that has one, in this
     process (``workers`` is ignored and deprecated: to run pairs in parallel, use
     :func:`mrkit.pipeline.mrp.score_pairs` with an executor)."""
     totals = FrameworkTotals()
     for gold, system in pairs:
-        totals.add(framework_pair(gold, system, config))
+        totals.add(framework_pair(gold, system, config, normalize))
     return totals.report()

@@ -177,15 +177,18 @@ def candidate_pairs(a: MRPTuples, b: MRPTuples) -> np.ndarray | None:
     return allowed
 
 
-def score_graph(gold: Graph, system: Graph | None, config: AlignConfig = AlignConfig()) -> GraphScore:
-    """MRP score of one pair (``system=None``: the system graph is missing)."""
+def score_graph(gold: Graph, system: Graph | None, config: AlignConfig = AlignConfig(),
+                normalize: frozenset[str] | None = None) -> GraphScore:
+    """MRP score of one pair (``system=None``: the system graph is missing).  ``normalize``:
+    the normalizations that apply (:data:`mrkit.features.mrp_tuples.NORMALIZATIONS`;
+    ``None``: all)."""
     import time
 
     t0 = time.perf_counter()
     missing = system is None
     if system is None:
         system = Graph(id=gold.id, framework=gold.framework, text=gold.text)
-    ta, tb = mrp_tuples(gold), mrp_tuples(system)
+    ta, tb = mrp_tuples(gold, normalize), mrp_tuples(system, normalize)
     fa, fb = ta.features(), tb.features()
     problem = build_problem(fa, fb)
     search = replace(config, exact="never")
@@ -277,11 +280,13 @@ def mrp_score(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     frameworks: Iterable[str] | None = None,
+    normalize: frozenset[str] | None = None,
 ) -> MRPResult:
     """Score system graphs against gold graphs with the MRP metric, in this process.
 
     ``frameworks``: only score gold graphs of these frameworks.  ``progress``: called with
-    the number of graphs finished.  ``workers`` is ignored and deprecated (a metric does
+    the number of graphs finished.  ``normalize``: the normalizations that apply (``None``:
+    all; :func:`mrkit.features.mrp_tuples.parse_normalize`).  ``workers`` is ignored and deprecated (a metric does
     not choose its parallelism): to run pairs in worker processes, use
     :func:`mrkit.pipeline.mrp.score_pairs` with an executor.
     """
@@ -290,7 +295,7 @@ def mrp_score(
         pairs = select_frameworks(pairs, frameworks)
     results = []
     for g, s in pairs:
-        results.append(score_graph(g, s, config))
+        results.append(score_graph(g, s, config, normalize))
         if progress:
             progress(1)
     return MRPResult(results, extra)

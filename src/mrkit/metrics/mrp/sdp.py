@@ -15,23 +15,23 @@ from typing import Iterable
 
 from ...model.graph import Graph, Node
 from ...aggregate.counts import SetScores, TupleSets
-from ...features.mrp_tuples import normal_edge, normal_spans
+from ...features.mrp_tuples import ALL, Normalizer
 
 ROOT = ("root",)
 
 
-def token(node: Node, text: str | None = None) -> tuple:
+def token(node: Node, text: str | None = None, normalizer: Normalizer = ALL) -> tuple:
     """A node's identity: its normalized anchor spans (``()`` when it has none)."""
-    return normal_spans(text, node.anchors)
+    return normalizer.spans(text, node.anchors)
 
 
-def sdp_sets(gold: Graph, system: Graph) -> TupleSets:
+def sdp_sets(gold: Graph, system: Graph, normalizer: Normalizer = ALL) -> TupleSets:
     out: TupleSets = {}
     for side, g in enumerate((gold, system)):
-        ident = {k: token(n, g.text) for k, n in g.nodes.items()}
+        ident = {k: token(n, g.text, normalizer) for k, n in g.nodes.items()}
         labeled, unlabeled = set(), set()
         for e in g.edges:
-            s, t, lab = normal_edge(g.framework, e.source, e.target, e.label, e.normal)
+            s, t, lab = normalizer.edge(g.framework, e)
             if s in ident and t in ident:
                 labeled.add((ident[s], ident[t], lab))
                 unlabeled.add((ident[s], ident[t]))

@@ -15,16 +15,22 @@ from typing import Iterable
 
 from ...model.graph import Graph
 from ...aggregate.counts import SetScores, TupleSets
-from ...features.mrp_tuples import ATTRIBUTE_DEFAULTS, norm, normal_edge, normal_spans, span_positions
+from ...features.mrp_tuples import ALL, ATTRIBUTE_DEFAULTS, Normalizer, span_positions
 
 
-def is_remote(edge) -> bool:
-    """An attribute ``remote`` with any value but the default ``false`` (as mtool tests it)."""
-    return any(norm(a.key) == "remote" and norm(a.value) != ATTRIBUTE_DEFAULTS["remote"]
-               for a in edge.attributes)
+def is_remote(edge, normalizer: Normalizer = ALL) -> bool:
+    """An attribute ``remote`` with any value but the default ``false`` (as mtool tests it
+    after its ``attributes`` normalization dropped that default; without it, any value)."""
+    for a in edge.attributes:
+        if normalizer.name(a.key) != "remote":
+            continue
+        if normalizer.attributes and normalizer.name(a.value) == ATTRIBUTE_DEFAULTS["remote"]:
+            continue
+        return True
+    return False
 
 
-def yields(g: Graph) -> dict[str, frozenset[int] | tuple]:
+def yields(g: Graph, normalizer: Normalizer = ALL) -> dict[str, frozenset[int] | tuple]:
     """Yield of every node: its own spans plus, along primary edges, its children's.
 
     Computed as mtool's recursive ``identify`` (nodes in file order, each node's edges in
@@ -34,13 +40,13 @@ def yields(g: Graph) -> dict[str, frozenset[int] | tuple]:
     """
     children: dict[str, list[str]] = {k: [] for k in g.nodes}
     for e in g.edges:
-        if not is_remote(e) and e.source in children and e.target in g.nodes:
+        if not is_remote(e, normalizer) and e.source in children and e.target in g.nodes:
             children[e.source].append(e.target)
     spans: dict[str, set[tuple[int, int]]] = {}
     for root in g.nodes:
         if root in spans:
             continue
-        spans[root] = set(normal_spans(g.text, g.nodes[root].anchors))
+        spans[root] = set(normalizer.spans(g.text, g.nodes[root].anchors))
         stack = [(root, 0)]  # (node, index of the next child to visit)
         while stack:
             v, i = stack[-1]
@@ -52,23 +58,23 @@ def yields(g: Graph) -> dict[str, frozenset[int] | tuple]:
             stack[-1] = (v, i + 1)
             c = children[v][i]
             if c not in spans:
-                spans[c] = set(normal_spans(g.text, g.nodes[c].anchors))
+                spans[c] = set(normalizer.spans(g.text, g.nodes[c].anchors))
                 stack.append((c, 0))
     if g.text:
         return {k: span_positions(g.text, s) for k, s in spans.items()}
     return {k: tuple(sorted(s)) for k, s in spans.items()}
 
 
-def ucca_sets(gold: Graph, system: Graph) -> TupleSets:
+def ucca_sets(gold: Graph, system: Graph, normalizer: Normalizer = ALL) -> TupleSets:
     names = ("labeled primary", "labeled remote", "unlabeled primary", "unlabeled remote")
     out: TupleSets = {m: (set(), set()) for m in names}
     for side, g in enumerate((gold, system)):
-        y = yields(g)
+        y = yields(g, normalizer)
         for e in g.edges:
             if e.source not in y or e.target not in y:
                 continue
-            kind = "remote" if is_remote(e) else "primary"
-            s, t, lab = normal_edge(g.framework, e.source, e.target, e.label, e.normal)
+            kind = "remote" if is_remote(e, normalizer) else "primary"
+            s, t, lab = normalizer.edge(g.framework, e)
             out[f"labeled {kind}"][side].add((y[s], y[t], lab))
             out[f"unlabeled {kind}"][side].add((y[s], y[t]))
     return out
