@@ -10,16 +10,32 @@ through an executor is :mod:`mrkit.pipeline.coref` (``read_documents``, ``score_
 
 from __future__ import annotations
 
-from ...codecs.conll import iter_conll, read_conll
-from ...codecs.coref_jsonl import read_jsonlines
-from .metrics import METRICS, BlancCounts, Counts
-from ...model.clusters import CorefDocument, Span, dedupe, prepare, span
-from ...codecs.scico import Topic, read_scico
-from .score import CorefResult, DocumentScore, score_clusters, score_documents, score_pair
+import importlib
+
+# Loaded on first use (PEP 562): a caller that needs one submodule -- document Smatch's
+# chain metrics need only ``metrics`` -- does not pay for the readers and SciCo's codec.
+_WHERE = {
+    "iter_conll": "...codecs.conll", "read_conll": "...codecs.conll",
+    "read_jsonlines": "...codecs.coref_jsonl",
+    "METRICS": ".metrics", "BlancCounts": ".metrics", "Counts": ".metrics",
+    "CorefDocument": "...model.clusters", "Span": "...model.clusters", "dedupe": "...model.clusters",
+    "prepare": "...model.clusters", "span": "...model.clusters",
+    "Topic": "...codecs.scico", "read_scico": "...codecs.scico",
+    "CorefResult": ".score", "DocumentScore": ".score", "score_clusters": ".score",
+    "score_documents": ".score", "score_pair": ".score",
+}
+
+__all__ = sorted(_WHERE)
 
 
-__all__ = [
-    "BlancCounts", "CorefDocument", "CorefResult", "Counts", "DocumentScore", "METRICS",
-    "dedupe", "iter_conll", "prepare", "read_conll", "read_jsonlines",
-    "score_clusters", "score_documents", "score_pair", "Span", "span", "Topic", "read_scico",
-]
+def __getattr__(name: str):
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(where, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))
