@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import shared_path
+from penman_graphs import graphs
 from mrkit.codecs.penman import iter_blocks, parse_block
 from mrkit.errors import InputError
 from mrkit.features.triples import _block_triples, block_triples, triples
@@ -93,44 +94,8 @@ def test_unusual_blocks_are_left_to_the_general_reader():
 
 # ------------------------------------------------------------------ generated graphs
 
-CONCEPTS = ["want-01", "boy", "girl", "Go-02", "name", '"Quoted Concept"', "dog", "see-01", "γ-Protein",
-            "İstanbul", "STRAẞE"]
-ROLES = [":ARG0", ":ARG1", ":ARG0-of", ":mod", ":consist-of", ":domain", ":Op1", ":ARG1-of", ":location",
-         ":Ωmega-of"]
-CONSTS = ['"Ann"', '"a \\"b\\" c"', "-", "+", "1", "Dog", '"x y"', '"-"', "2.5", '"Ωmega"', "ΚΑΠΑ", '"\\é"']
-
-
-@st.composite
-def graphs(draw):
-    """A PENMAN graph: a random tree of up to 7 nodes, with constants (also repeated),
-    reentrancies (also to the node itself and duplicates), inverted roles, alignment
-    markers and metadata lines, written in a random branch order."""
-    n = draw(st.integers(1, 7))
-    names = draw(st.permutations([f"v{k}" for k in range(n)]))
-    parent = [None] + [draw(st.integers(0, k - 1)) for k in range(1, n)]
-
-    def text(k: int) -> str:
-        head = f"({names[k]} / {draw(st.sampled_from(CONCEPTS))}"
-        if draw(st.booleans()):
-            head += f"~e.{draw(st.integers(0, 20))}"
-        branches = [f"{draw(st.sampled_from(ROLES))} {text(c)}" for c in range(n) if parent[c] == k]
-        for _ in range(draw(st.integers(0, 4))):
-            role = draw(st.sampled_from(ROLES))
-            if draw(st.booleans()):
-                value = draw(st.sampled_from(CONSTS)) + draw(st.sampled_from(["", "~e.3", "~1,2"]))
-            else:
-                value = names[draw(st.integers(0, n - 1))]
-            branches.append(f"{role} {value}")
-        order = draw(st.permutations(range(len(branches))))
-        sep = draw(st.sampled_from([" ", "\n      ", "\u00a0", " \r\n "]))
-        return sep.join([head] + [branches[i] for i in order]) + ")"
-
-    meta = draw(st.sampled_from(["", "# ::id g1\n", "# ::snt x ::id a b \n", "# ::id\n", "# c :: id x\n"]))
-    return meta + text(0)
-
-
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(graphs())
+@given(graphs(extra=4))
 def test_generated_graphs_read_to_the_same_triples(text):
     graphs_ = parse_block(1, text, "g.amr", 0)
     for keep in KEEPS:

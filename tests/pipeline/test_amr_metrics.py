@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import shared_path
+from penman_graphs import AMR_PAIRS as PAIRS
 from mrkit.errors import InputError
 from mrkit.features.triples import _block_triples
 from mrkit.metrics.registry import score
@@ -74,16 +75,6 @@ def every_metric(gold, system, skip_s2match: bool = False):
 
 
 AMR = "amr"
-PAIRS = [
-    ("bamboo/sick/main_src.test.amr", "bamboo/sick/main_tgt.test.amr"),
-    ("bamboo/sts/main_src.test.amr", "bamboo/sts/main_tgt.test.amr"),
-    ("parseeval-little-prince/gold.amr", "parseeval-little-prince/t5.amr"),
-    ("parseeval-little-prince/gold.amr", "parseeval-little-prince/bart.amr"),
-    ("parseeval-little-prince/original/qualitylp_abparser_src.test.amr",
-     "parseeval-little-prince/original/qualitylp_abparser_tgt.test.amr"),
-    ("alt-metrics-handmade/a.amr", "alt-metrics-handmade/b.amr"),
-    ("little-prince/amr-bank-struct-v1.6.txt", "little-prince/amr-bank-struct-v3.0.txt"),
-]
 SELF = [
     "bio/amr-release-test-bio.txt", "qald9/qald-9-amr-test.txt",
     "little-prince/amr-bank-struct-v1.6-test.txt",

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import shared_path
+from penman_graphs import AMR_PAIRS as PAIRS, graphs
 from mrkit.align import AlignConfig
 from mrkit.errors import InputError
 from mrkit.pipeline.amr import _fast_path, smatch_files
@@ -56,16 +57,6 @@ def assert_same(gold, system, **kw):
 # ------------------------------------------------------------------ shared data
 
 AMR = "amr"
-PAIRS = [
-    ("bamboo/sick/main_src.test.amr", "bamboo/sick/main_tgt.test.amr"),
-    ("bamboo/sts/main_src.test.amr", "bamboo/sts/main_tgt.test.amr"),
-    ("parseeval-little-prince/gold.amr", "parseeval-little-prince/t5.amr"),
-    ("parseeval-little-prince/gold.amr", "parseeval-little-prince/bart.amr"),
-    ("parseeval-little-prince/original/qualitylp_abparser_src.test.amr",
-     "parseeval-little-prince/original/qualitylp_abparser_tgt.test.amr"),
-    ("alt-metrics-handmade/a.amr", "alt-metrics-handmade/b.amr"),
-    ("little-prince/amr-bank-struct-v1.6.txt", "little-prince/amr-bank-struct-v3.0.txt"),
-]
 SELF = [
     "bio/amr-release-test-bio.txt", "bio/amr-release-dev-bio.txt",
     "bio/amr-release-bio-v3.0.PARTIAL-first-graphs.txt", "qald9/qald-9-amr-train.txt",
@@ -122,41 +113,6 @@ def test_options_other_than_the_defaults_score_the_same(tmp_path):
 
 
 # ------------------------------------------------------------------ generated graphs
-
-CONCEPTS = ["want-01", "boy", "girl", "Go-02", "name", '"Quoted Concept"', "dog", "see-01", "γ-Protein",
-            "İstanbul", "STRAẞE"]
-ROLES = [":ARG0", ":ARG1", ":ARG0-of", ":mod", ":consist-of", ":domain", ":Op1", ":ARG1-of", ":location"]
-CONSTS = ['"Ann"', '"a \\"b\\" c"', "-", "+", "1", "Dog", '"x y"', '"-"', "2.5", '"Ωmega"', "ΚΑΠΑ", '"\\é"']
-
-
-@st.composite
-def graphs(draw):
-    """A PENMAN graph: a random tree of up to 7 nodes, with constants, reentrancies
-    (also to the node itself and duplicates), inverted roles, alignment markers and
-    metadata lines, written in a random branch order."""
-    n = draw(st.integers(1, 7))
-    names = draw(st.permutations([f"v{k}" for k in range(n)]))
-    parent = [None] + [draw(st.integers(0, k - 1)) for k in range(1, n)]
-
-    def text(k: int) -> str:
-        head = f"({names[k]} / {draw(st.sampled_from(CONCEPTS))}"
-        if draw(st.booleans()):
-            head += f"~e.{draw(st.integers(0, 20))}"
-        branches = [f"{draw(st.sampled_from(ROLES))} {text(c)}" for c in range(n) if parent[c] == k]
-        for _ in range(draw(st.integers(0, 3))):
-            role = draw(st.sampled_from(ROLES))
-            if draw(st.booleans()):
-                value = draw(st.sampled_from(CONSTS)) + draw(st.sampled_from(["", "~e.3", "~1,2"]))
-            else:
-                value = names[draw(st.integers(0, n - 1))]
-            branches.append(f"{role} {value}")
-        order = draw(st.permutations(range(len(branches))))
-        sep = draw(st.sampled_from([" ", "\n      ", "\u00a0", " \r\n "]))
-        return sep.join([head] + [branches[i] for i in order]) + ")"
-
-    meta = draw(st.sampled_from(["", "# ::id g1\n", "# ::snt x ::id a b \n", "# ::id\n", "# c :: id x\n"]))
-    return meta + text(0)
-
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                     HealthCheck.too_slow])

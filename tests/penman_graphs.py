@@ -1,0 +1,54 @@
+"""Generated PENMAN graphs and the shared AMR file pairs of the differential tests that
+hold a compiled reading path against the general one (Smatch's, the alternative metrics')."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+CONCEPTS = ["want-01", "boy", "girl", "Go-02", "name", '"Quoted Concept"', "dog", "see-01", "γ-Protein",
+            "İstanbul", "STRAẞE"]
+ROLES = [":ARG0", ":ARG1", ":ARG0-of", ":mod", ":consist-of", ":domain", ":Op1", ":ARG1-of", ":location",
+         ":Ωmega-of"]
+CONSTS = ['"Ann"', '"a \\"b\\" c"', "-", "+", "1", "Dog", '"x y"', '"-"', "2.5", '"Ωmega"', "ΚΑΠΑ", '"\\é"']
+
+# (gold, system) files under the shared data's amr/ folder
+AMR_PAIRS = [
+    ("bamboo/sick/main_src.test.amr", "bamboo/sick/main_tgt.test.amr"),
+    ("bamboo/sts/main_src.test.amr", "bamboo/sts/main_tgt.test.amr"),
+    ("parseeval-little-prince/gold.amr", "parseeval-little-prince/t5.amr"),
+    ("parseeval-little-prince/gold.amr", "parseeval-little-prince/bart.amr"),
+    ("parseeval-little-prince/original/qualitylp_abparser_src.test.amr",
+     "parseeval-little-prince/original/qualitylp_abparser_tgt.test.amr"),
+    ("alt-metrics-handmade/a.amr", "alt-metrics-handmade/b.amr"),
+    ("little-prince/amr-bank-struct-v1.6.txt", "little-prince/amr-bank-struct-v3.0.txt"),
+]
+
+
+@st.composite
+def graphs(draw, extra: int = 3):
+    """A PENMAN graph: a random tree of up to 7 nodes, with up to ``extra`` more branches
+    per node (constants, also repeated; reentrancies, also to the node itself and
+    duplicates), inverted roles (also beyond ASCII), alignment markers and metadata lines,
+    written in a random branch order with varied white space."""
+    n = draw(st.integers(1, 7))
+    names = draw(st.permutations([f"v{k}" for k in range(n)]))
+    parent = [None] + [draw(st.integers(0, k - 1)) for k in range(1, n)]
+
+    def text(k: int) -> str:
+        head = f"({names[k]} / {draw(st.sampled_from(CONCEPTS))}"
+        if draw(st.booleans()):
+            head += f"~e.{draw(st.integers(0, 20))}"
+        branches = [f"{draw(st.sampled_from(ROLES))} {text(c)}" for c in range(n) if parent[c] == k]
+        for _ in range(draw(st.integers(0, extra))):
+            role = draw(st.sampled_from(ROLES))
+            if draw(st.booleans()):
+                value = draw(st.sampled_from(CONSTS)) + draw(st.sampled_from(["", "~e.3", "~1,2"]))
+            else:
+                value = names[draw(st.integers(0, n - 1))]
+            branches.append(f"{role} {value}")
+        order = draw(st.permutations(range(len(branches))))
+        sep = draw(st.sampled_from([" ", "\n      ", "\u00a0", " \r\n "]))
+        return sep.join([head] + [branches[i] for i in order]) + ")"
+
+    meta = draw(st.sampled_from(["", "# ::id g1\n", "# ::snt x ::id a b \n", "# ::id\n", "# c :: id x\n"]))
+    return meta + text(0)
