@@ -77,6 +77,12 @@ def bootstrap_values(stat: Callable[[np.ndarray], float], n: int, samples: int, 
     return np.array([stat(row) for idx in _index_blocks(rng, n, samples) for row in idx], dtype=float)
 
 
+TIE = 1e-12
+"""Differences this close to 0 are ties, whichever side floating point put them on: a
+resample whose difference is 0 in exact arithmetic (the same items drawn for both systems'
+scores to cancel) may come out as +-1e-17, and must count the same way every time."""
+
+
 def paired_test(table_a: np.ndarray, table_b: np.ndarray, reduce: Reducer, samples: int = 1000,
                 seed: int = 0, level: float = 0.95) -> dict[str, dict]:
     """Compare two systems scored on the same items (row ``i`` of both tables is item
@@ -86,7 +92,8 @@ def paired_test(table_a: np.ndarray, table_b: np.ndarray, reduce: Reducer, sampl
     - ``ci``: paired-bootstrap percentile interval of the difference (items resampled,
       A's and B's rows of an item kept together);
     - ``p_bootstrap``: two-sided paired-bootstrap p-value (share of resampled differences
-      on the other side of 0, doubled, capped at 1; 1 when the difference is 0);
+      on the other side of 0 or tied with it, doubled, capped at 1; 1 when the difference
+      is 0; differences within ``TIE`` of 0 are ties);
     - ``p_randomization``: approximate randomisation: in each of ``samples`` rounds every
       item's rows are swapped between A and B with probability 1/2, and p = (hits + 1) /
       (samples + 1), hits counting rounds with a difference at least as large in absolute
@@ -128,12 +135,12 @@ def paired_test(table_a: np.ndarray, table_b: np.ndarray, reduce: Reducer, sampl
     for k, diff in observed.items():
         bv = boot[k][~np.isnan(boot[k])]
         pv = perm[k][~np.isnan(perm[k])]
-        if diff == 0 or np.isnan(diff) or len(bv) == 0:
+        if abs(diff) <= TIE or np.isnan(diff) or len(bv) == 0:
             p_boot = 1.0
         else:
-            other = (bv <= 0).sum() if diff > 0 else (bv >= 0).sum()
+            other = (bv <= TIE).sum() if diff > 0 else (bv >= -TIE).sum()
             p_boot = min(1.0, 2 * float(other) / len(bv))
-        hits = int((np.abs(pv) >= abs(diff) - 1e-12).sum())
+        hits = int((np.abs(pv) >= abs(diff) - TIE).sum())
         out[k] = {"difference": diff, "ci": interval(bv, level), "p_bootstrap": p_boot,
                   "p_randomization": (hits + 1) / (len(pv) + 1)}
     return out
