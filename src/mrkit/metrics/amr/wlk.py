@@ -103,8 +103,32 @@ def wlk_pair(gold: Graph, system: Graph, k: int = 2, edge_to_node: bool = False)
 def wlk_triples_pair(gold: Triples, system: Triples, k: int = 2, edge_to_node: bool = False) -> float:
     """:func:`wlk_pair` of a pair given by its Smatch triples."""
     if not edge_to_node:
+        fn = _compiled()
+        if fn is not None:
+            r = fn(len(gold.variables), gold.instances, gold.attributes, gold.relations,
+                   len(system.variables), system.instances, system.attributes, system.relations, k)
+            if r is not None:
+                return r
         return _wlk_triples_lean(gold, system, k)
     return _wlk_labelled(labelled_from_triples(gold), labelled_from_triples(system), k, edge_to_node)
+
+
+_FN: list = []
+
+
+def _compiled():
+    """``mrkit.metrics.amr._wlk.wlk_triples`` (the C twin of :func:`_wlk_triples_lean`,
+    tested to the bit against it), or None when it is not built or ``MRKIT_PURE_WLK``
+    is set."""
+    if not _FN:
+        import os
+
+        try:
+            from ._wlk import wlk_triples as fn
+        except ImportError:
+            fn = None
+        _FN.append(None if os.environ.get("MRKIT_PURE_WLK") else fn)
+    return _FN[0]
 
 
 def _lean_view(t: Triples) -> tuple[list[str], list[list[tuple[str, str]]], set]:
