@@ -1,6 +1,6 @@
 """Build the compiled kernels (plain C, no numpy headers): the alignment engine's inner
 loops, WWLK's batched distance matrices, WLK's
-Weisfeiler-Leman rounds of one pair of triples, the PENMAN reader, the CoNLL coreference reader, and
+Weisfeiler-Leman rounds and SemBLEU's n-gram counts of one pair of triples, the PENMAN reader, the CoNLL coreference reader, and
 the Smatch triples of the common case (PENMAN text straight to integer codes)."""
 from setuptools import Extension, setup
 
@@ -39,6 +39,11 @@ setup(
         Extension(
             "mrkit.metrics.amr._wlk",
             sources=["src/mrkit/metrics/amr/_wlk.c"],
+            extra_compile_args=["-O3", "-std=c99"],
+        ),
+        Extension(
+            "mrkit.metrics.amr._sembleu",
+            sources=["src/mrkit/metrics/amr/_sembleu.c"],
             extra_compile_args=["-O3", "-std=c99"],
         ),
     ]

@@ -175,8 +175,34 @@ def sembleu_row(gold: Graph, system: Graph, k: int = 3, reference: bool = False)
 
 def sembleu_triples_row(gold: Triples, system: Triples, k: int = 3, reference: bool = False) -> list[int]:
     """:func:`sembleu_row` of a pair given by its Smatch triples (made with ``keep`` =
-    :func:`triples_keep` of ``reference``)."""
+    :func:`triples_keep` of ``reference``).  Without ``reference``, counted by the compiled
+    kernel ``mrkit.metrics.amr._sembleu`` when it is built (the same row, tested against
+    :func:`_row`; ``MRKIT_PURE_SEMBLEU`` set: this Python code)."""
+    if not reference:
+        fn = _compiled()
+        if fn is not None:
+            row = fn(len(gold.variables), gold.instances, gold.attributes, gold.relations,
+                     len(system.variables), system.instances, system.attributes, system.relations, k)
+            if row is not None:
+                return row
     return _row(labelled_from_triples(gold), labelled_from_triples(system), k, reference)
+
+
+_FN: list = []
+
+
+def _compiled():
+    """``mrkit.metrics.amr._sembleu.sembleu_row`` or None (not built, or
+    ``MRKIT_PURE_SEMBLEU`` set)."""
+    if not _FN:
+        import os
+
+        try:
+            from ._sembleu import sembleu_row as fn
+        except ImportError:
+            fn = None
+        _FN.append(None if os.environ.get("MRKIT_PURE_SEMBLEU") else fn)
+    return _FN[0]
 
 
 def triples_keep(reference: bool = False) -> frozenset[str]:

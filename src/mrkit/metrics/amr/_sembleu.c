@@ -1,0 +1,237 @@
+/*
+ * mrkit.metrics.amr._sembleu: the summable SemBLEU row of one pair of graphs given by
+ * their Smatch triples (mrkit's own view, not the reference's), the kernel of
+ * mrkit.metrics.amr.sembleu's triples path.
+ *
+ *   sembleu_row(n_a, instances_a, attributes_a, relations_a,
+ *               n_b, instances_b, attributes_b, relations_b, k) -> list or None
+ *
+ * a is the gold graph, b the system graph; the lists are those of
+ * mrkit.features.triples.Triples.  The result is what sembleu._row computes (the Python
+ * reference, tested to the bit against this): clipped matches of the n-grams of every
+ * order 1..k, system n-grams of every order, system length, gold length, where the
+ * n-grams start at every node: n = 1 the node labels, n = 2 (label, role, label) of every
+ * edge, n = 3 (label, role, label, role, label) of every two consecutive edges (not the
+ * same self-loop twice); length = nodes + edges.  Strings are numbered through a Python
+ * dict; n-grams are packed integers, sorted, and matched run by run (min of the two
+ * counts).  None (the caller computes in Python) when an input is not of that shape, k is
+ * not 1..3 or there are 2^21 distinct strings or more.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    uint64_t hi, lo;
+} Key;
+
+typedef struct {
+    Py_ssize_t n, m;
+    int64_t *label, *es, *er, *et;
+    Py_ssize_t *off; /* n + 1: CSR offsets of out-edges */
+    Py_ssize_t *out; /* m edge numbers */
+} G;
+
+static void g_free(G *g) {
+    free(g->label); free(g->es); free(g->er); free(g->et); free(g->off); free(g->out);
+}
+
+static int64_t intern(PyObject *d, PyObject *key) {
+    PyObject *v = PyDict_GetItemWithError(d, key);
+    if (v) return (int64_t)PyLong_AsLongLong(v);
+    if (PyErr_Occurred()) return -1;
+    PyObject *num = PyLong_FromSsize_t(PyDict_GET_SIZE(d));
+    if (!num) return -1;
+    int rc = PyDict_SetItem(d, key, num);
+    Py_DECREF(num);
+    if (rc < 0) return -1;
+    return (int64_t)PyDict_GET_SIZE(d) - 1;
+}
+
+/* 1 ok, 0 not our shape (no exception), -1 error */
+static int g_build(G *g, PyObject *nobj, PyObject *inst, PyObject *attr, PyObject *rel, PyObject *strings,
+                   int64_t empty) {
+    memset(g, 0, sizeof(*g));
+    Py_ssize_t nv = PyLong_AsSsize_t(nobj);
+    if (nv < 0) { if (PyErr_Occurred()) PyErr_Clear(); return 0; }
+    if (!PyList_Check(inst) || !PyList_Check(attr) || !PyList_Check(rel)) return 0;
+    Py_ssize_t ni = PyList_GET_SIZE(inst), na = PyList_GET_SIZE(attr), nr = PyList_GET_SIZE(rel);
+    g->n = nv + na;
+    g->m = nr + na;
+    g->label = malloc(sizeof(int64_t) * (g->n + 1));
+    g->es = malloc(sizeof(int64_t) * (g->m + 1));
+    g->er = malloc(sizeof(int64_t) * (g->m + 1));
+    g->et = malloc(sizeof(int64_t) * (g->m + 1));
+    g->off = calloc(g->n + 2, sizeof(Py_ssize_t));
+    g->out = malloc(sizeof(Py_ssize_t) * (g->m + 1));
+    if (!g->label || !g->es || !g->er || !g->et || !g->off || !g->out) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t v = 0; v < nv; v++) g->label[v] = empty;
+    for (Py_ssize_t j = 0; j < ni; j++) {
+        PyObject *t = PyList_GET_ITEM(inst, j);
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 2) return 0;
+        Py_ssize_t i = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, 0));
+        if (i < 0 || i >= nv) { if (PyErr_Occurred()) PyErr_Clear(); return 0; }
+        int64_t c = intern(strings, PyTuple_GET_ITEM(t, 1));
+        if (c < 0) return -1;
+        g->label[i] = c;
+    }
+    Py_ssize_t e = 0;
+    for (Py_ssize_t j = 0; j < nr; j++, e++) {
+        PyObject *t = PyList_GET_ITEM(rel, j);
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 3) return 0;
+        Py_ssize_t s = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, 0));
+        Py_ssize_t o = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, 2));
+        if (s < 0 || s >= nv || o < 0 || o >= nv) { if (PyErr_Occurred()) PyErr_Clear(); return 0; }
+        int64_t r = intern(strings, PyTuple_GET_ITEM(t, 1));
+        if (r < 0) return -1;
+        g->es[e] = s; g->er[e] = r; g->et[e] = o;
+    }
+    for (Py_ssize_t j = 0; j < na; j++, e++) {
+        PyObject *t = PyList_GET_ITEM(attr, j);
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 3) return 0;
+        Py_ssize_t s = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, 0));
+        if (s < 0 || s >= nv) { if (PyErr_Occurred()) PyErr_Clear(); return 0; }
+        int64_t r = intern(strings, PyTuple_GET_ITEM(t, 1));
+        if (r < 0) return -1;
+        int64_t val = intern(strings, PyTuple_GET_ITEM(t, 2));
+        if (val < 0) return -1;
+        g->label[nv + j] = val;
+        g->es[e] = s; g->er[e] = r; g->et[e] = nv + j;
+    }
+    for (e = 0; e < g->m; e++) g->off[g->es[e] + 1]++;
+    for (Py_ssize_t v = 0; v < g->n; v++) g->off[v + 1] += g->off[v];
+    Py_ssize_t *fill = malloc(sizeof(Py_ssize_t) * (g->n + 1));
+    if (!fill) { PyErr_NoMemory(); return -1; }
+    memcpy(fill, g->off, sizeof(Py_ssize_t) * (g->n + 1));
+    for (e = 0; e < g->m; e++) g->out[fill[g->es[e]]++] = e;
+    free(fill);
+    return 1;
+}
+
+static int cmp_key(const void *a, const void *b) {
+    const Key *x = a, *y = b;
+    if (x->hi != y->hi) return (x->hi > y->hi) - (x->hi < y->hi);
+    return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* the n-grams of order n (1..3) of g, unsorted; count in *cnt; NULL on memory error */
+static Key *grams(G *g, int n, Py_ssize_t *cnt) {
+    Py_ssize_t size = 0;
+    if (n == 1) size = g->n;
+    else if (n == 2) size = g->m;
+    else
+        for (Py_ssize_t e = 0; e < g->m; e++) {
+            int64_t m = g->et[e];
+            size += g->off[m + 1] - g->off[m];
+        }
+    Key *k = malloc(sizeof(Key) * (size + 1));
+    if (!k) { PyErr_NoMemory(); return NULL; }
+    Py_ssize_t c = 0;
+    if (n == 1)
+        for (Py_ssize_t v = 0; v < g->n; v++) { k[c].hi = (uint64_t)g->label[v]; k[c].lo = 0; c++; }
+    else if (n == 2)
+        for (Py_ssize_t e = 0; e < g->m; e++) {
+            k[c].hi = ((uint64_t)g->label[g->es[e]] << 42) | ((uint64_t)g->er[e] << 21) | (uint64_t)g->label[g->et[e]];
+            k[c].lo = 0;
+            c++;
+        }
+    else
+        for (Py_ssize_t e = 0; e < g->m; e++) {
+            int64_t v = g->es[e], m = g->et[e], r1 = g->er[e];
+            uint64_t hi = ((uint64_t)g->label[v] << 42) | ((uint64_t)r1 << 21) | (uint64_t)g->label[m];
+            for (Py_ssize_t p = g->off[m]; p < g->off[m + 1]; p++) {
+                Py_ssize_t f = g->out[p];
+                int64_t r2 = g->er[f], t = g->et[f];
+                if (m == v && r2 == r1 && t == m) continue; /* the same self-loop twice */
+                k[c].hi = hi;
+                k[c].lo = ((uint64_t)r2 << 21) | (uint64_t)g->label[t];
+                c++;
+            }
+        }
+    qsort(k, c, sizeof(Key), cmp_key);
+    *cnt = c;
+    return k;
+}
+
+/* sum over the distinct n-grams of hyp of min(count in hyp, count in ref) */
+static Py_ssize_t clipped(const Key *ref, Py_ssize_t nr, const Key *hyp, Py_ssize_t nh) {
+    Py_ssize_t i = 0, j = 0, total = 0;
+    while (i < nr && j < nh) {
+        int c = cmp_key(&ref[i], &hyp[j]);
+        if (c < 0) i++;
+        else if (c > 0) j++;
+        else {
+            Py_ssize_t a = 0, b = 0;
+            Key key = ref[i];
+            while (i < nr && cmp_key(&ref[i], &key) == 0) { a++; i++; }
+            while (j < nh && cmp_key(&hyp[j], &key) == 0) { b++; j++; }
+            total += a < b ? a : b;
+        }
+    }
+    return total;
+}
+
+static PyObject *k_row(PyObject *self, PyObject *args) {
+    PyObject *na, *ia, *aa, *ra, *nb, *ib, *ab, *rb;
+    int k;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOi", &na, &ia, &aa, &ra, &nb, &ib, &ab, &rb, &k)) return NULL;
+    if (k < 1 || k > 3) Py_RETURN_NONE;
+    PyObject *strings = PyDict_New();
+    if (!strings) return NULL;
+    PyObject *result = NULL;
+    G a, b;
+    memset(&a, 0, sizeof(a)); memset(&b, 0, sizeof(b));
+    Py_ssize_t num[3] = {0, 0, 0}, den[3] = {0, 0, 0};
+    PyObject *empty_s = PyUnicode_FromString("");
+    if (!empty_s) goto done;
+    int64_t empty = intern(strings, empty_s);
+    Py_DECREF(empty_s);
+    if (empty < 0) goto done;
+    int rc = g_build(&a, na, ia, aa, ra, strings, empty);
+    if (rc < 0) goto done;
+    if (rc == 0) { result = Py_None; Py_INCREF(result); goto done; }
+    rc = g_build(&b, nb, ib, ab, rb, strings, empty);
+    if (rc < 0) goto done;
+    if (rc == 0) { result = Py_None; Py_INCREF(result); goto done; }
+    if (PyDict_GET_SIZE(strings) >= ((Py_ssize_t)1 << 21)) { result = Py_None; Py_INCREF(result); goto done; }
+    for (int n = 1; n <= k; n++) {
+        Py_ssize_t cr, ch;
+        Key *ref = grams(&a, n, &cr);
+        if (!ref) goto done;
+        Key *hyp = grams(&b, n, &ch);
+        if (!hyp) { free(ref); goto done; }
+        num[n - 1] = clipped(ref, cr, hyp, ch);
+        den[n - 1] = ch;
+        free(ref); free(hyp);
+    }
+    result = PyList_New(2 * k + 2);
+    if (!result) goto done;
+    for (int n = 0; n < k; n++) {
+        PyObject *x = PyLong_FromSsize_t(num[n]);
+        PyObject *y = PyLong_FromSsize_t(den[n]);
+        if (!x || !y) { Py_XDECREF(x); Py_XDECREF(y); Py_CLEAR(result); goto done; }
+        PyList_SET_ITEM(result, n, x);
+        PyList_SET_ITEM(result, k + n, y);
+    }
+    PyObject *hl = PyLong_FromSsize_t(b.n + b.m), *rl = PyLong_FromSsize_t(a.n + a.m);
+    if (!hl || !rl) { Py_XDECREF(hl); Py_XDECREF(rl); Py_CLEAR(result); goto done; }
+    PyList_SET_ITEM(result, 2 * k, hl);
+    PyList_SET_ITEM(result, 2 * k + 1, rl);
+done:
+    g_free(&a); g_free(&b);
+    Py_DECREF(strings);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"sembleu_row", k_row, METH_VARARGS,
+     "sembleu_row(n_a, instances_a, attributes_a, relations_a, n_b, ..., k): SemBLEU row of one pair, or None"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_sembleu",
+                                       "The SemBLEU counts of one pair of graphs given by their Smatch triples.",
+                                       -1, methods};
+
+PyMODINIT_FUNC PyInit__sembleu(void) { return PyModule_Create(&moduledef); }
