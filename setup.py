@@ -39,11 +39,13 @@ setup(
         Extension(
             "mrkit.metrics.amr._wlk",
             sources=["src/mrkit/metrics/amr/_wlk.c"],
+            depends=["src/mrkit/metrics/amr/_triple_arrays.h"],
             extra_compile_args=["-O3", "-std=c99"],
         ),
         Extension(
             "mrkit.metrics.amr._sembleu",
             sources=["src/mrkit/metrics/amr/_sembleu.c"],
+            depends=["src/mrkit/metrics/amr/_triple_arrays.h"],
             extra_compile_args=["-O3", "-std=c99"],
         ),
     ]

@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_triple_arrays.h"
+
 typedef struct {
     Py_ssize_t n;      /* nodes */
     Py_ssize_t m;      /* edges */
@@ -40,71 +42,19 @@ static void g_free(G *g) {
     free(g->label); free(g->es); free(g->er); free(g->et); free(g->off); free(g->nb); free(g->trip);
 }
 
-/* number of a Python object in dict d (setdefault to len(d)); -1 on error */
-static int64_t intern(PyObject *d, PyObject *key) {
-    PyObject *v = PyDict_GetItemWithError(d, key);
-    if (v) return (int64_t)PyLong_AsLongLong(v);
-    if (PyErr_Occurred()) return -1;
-    PyObject *num = PyLong_FromSsize_t(PyDict_GET_SIZE(d));
-    if (!num) return -1;
-    int rc = PyDict_SetItem(d, key, num);
-    Py_DECREF(num);
-    if (rc < 0) return -1;
-    return (int64_t)PyDict_GET_SIZE(d) - 1;
-}
 
 /* 1 ok, 0 not our shape (no exception), -1 error */
 static int g_build(G *g, PyObject *nobj, PyObject *inst, PyObject *attr, PyObject *rel, PyObject *strings,
                    int64_t empty) {
     memset(g, 0, sizeof(*g));
-    Py_ssize_t nv = PyLong_AsSsize_t(nobj);
-    if (nv < 0) { if (PyErr_Occurred()) PyErr_Clear(); return 0; }
-    if (!PyList_Check(inst) || !PyList_Check(attr) || !PyList_Check(rel)) return 0;
-    Py_ssize_t ni = PyList_GET_SIZE(inst), na = PyList_GET_SIZE(attr), nr = PyList_GET_SIZE(rel);
-    g->n = nv + na;
-    g->m = nr + na;
-    g->label = malloc(sizeof(int64_t) * (g->n + 1));
-    g->es = malloc(sizeof(int64_t) * (g->m + 1));
-    g->er = malloc(sizeof(int64_t) * (g->m + 1));
-    g->et = malloc(sizeof(int64_t) * (g->m + 1));
+    int rc = read_triple_arrays(nobj, inst, attr, rel, strings, empty, &g->n, &g->m,
+                                &g->label, &g->es, &g->er, &g->et);
+    if (rc != 1) return rc;
     g->off = calloc(g->n + 2, sizeof(Py_ssize_t));
     g->nb = malloc(sizeof(int64_t) * (4 * g->m + 1));
     g->trip = malloc(sizeof(uint64_t) * (g->m + 1));
-    if (!g->label || !g->es || !g->er || !g->et || !g->off || !g->nb || !g->trip) { PyErr_NoMemory(); return -1; }
-    for (Py_ssize_t v = 0; v < nv; v++) g->label[v] = empty;
-    for (Py_ssize_t j = 0; j < ni; j++) {
-        PyObject *t = PyList_GET_ITEM(inst, j);
-        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 2) return 0;
-        Py_ssize_t i = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, 0));
-        if (i < 0 || i >= nv) { if (PyErr_Occurred()) PyErr_Clear(); return 0; }
-        int64_t c = intern(strings, PyTuple_GET_ITEM(t, 1));
-        if (c < 0) return -1;
-        g->label[i] = c;
-    }
-    Py_ssize_t e = 0;
-    for (Py_ssize_t j = 0; j < nr; j++, e++) {
-        PyObject *t = PyList_GET_ITEM(rel, j);
-        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 3) return 0;
-        Py_ssize_t s = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, 0));
-        Py_ssize_t o = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, 2));
-        if (s < 0 || s >= nv || o < 0 || o >= nv) { if (PyErr_Occurred()) PyErr_Clear(); return 0; }
-        int64_t r = intern(strings, PyTuple_GET_ITEM(t, 1));
-        if (r < 0) return -1;
-        g->es[e] = s; g->er[e] = r; g->et[e] = o;
-    }
-    for (Py_ssize_t j = 0; j < na; j++, e++) {
-        PyObject *t = PyList_GET_ITEM(attr, j);
-        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 3) return 0;
-        Py_ssize_t s = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, 0));
-        if (s < 0 || s >= nv) { if (PyErr_Occurred()) PyErr_Clear(); return 0; }
-        int64_t r = intern(strings, PyTuple_GET_ITEM(t, 1));
-        if (r < 0) return -1;
-        int64_t val = intern(strings, PyTuple_GET_ITEM(t, 2));
-        if (val < 0) return -1;
-        g->label[nv + j] = val;
-        g->es[e] = s; g->er[e] = r; g->et[e] = nv + j;
-    }
-    /* neighbours: CSR, (role, node) pairs */
+    if (!g->off || !g->nb || !g->trip) { PyErr_NoMemory(); return -1; }
+    Py_ssize_t e;
     for (e = 0; e < g->m; e++) { g->off[g->es[e] + 1]++; g->off[g->et[e] + 1]++; }
     for (Py_ssize_t v = 0; v < g->n; v++) g->off[v + 1] += g->off[v];
     Py_ssize_t *fill = malloc(sizeof(Py_ssize_t) * (g->n + 1));
