@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from conftest import shared_path
+
 CONCEPTS = ["want-01", "boy", "girl", "Go-02", "name", '"Quoted Concept"', "dog", "see-01", "γ-Protein",
             "İstanbul", "STRAẞE"]
 ROLES = [":ARG0", ":ARG1", ":ARG0-of", ":mod", ":consist-of", ":domain", ":Op1", ":ARG1-of", ":location",
@@ -22,6 +24,16 @@ AMR_PAIRS = [
     ("alt-metrics-handmade/a.amr", "alt-metrics-handmade/b.amr"),
     ("little-prince/amr-bank-struct-v1.6.txt", "little-prince/amr-bank-struct-v3.0.txt"),
 ]
+
+
+def robustness_pairs() -> list[tuple]:
+    """(gold, system) pairs of every PENMAN robustness file: against itself and either way
+    against a good file."""
+    base = shared_path("robustness")
+    files = sorted(p for p in base.rglob("*") if p.is_file() and p.suffix in (".amr", ".txt", ".penman"))
+    good = shared_path("amr") / "alt-metrics-handmade" / "a.amr"
+    assert files
+    return [pair for path in files for pair in ((path, path), (path, good), (good, path))]
 
 
 @st.composite

@@ -89,6 +89,12 @@ def weighted_cosine(fa: list[set], fb: list[set]) -> float:
         dot += w2 * len(a & b)
         na += w2 * len(a)
         nb += w2 * len(b)
+    return _cosine(dot, na, nb)
+
+
+def _cosine(dot: float, na: float, nb: float) -> float:
+    """The weighted cosine from its dot product and squared norms (1 for two empty
+    vectors, 0 when one is empty)."""
     if na == 0 and nb == 0:
         return 1.0
     if na == 0 or nb == 0:
@@ -180,11 +186,7 @@ def _wlk_triples_lean(gold: Triples, system: Triples, k: int) -> float:
         dot += w2 * len(a & b)
         sa += w2 * len(a)
         sb += w2 * len(b)
-    if sa == 0 and sb == 0:
-        return 1.0
-    if sa == 0 or sb == 0:
-        return 0.0
-    return min(1.0, dot / math.sqrt(sa * sb))
+    return _cosine(dot, sa, sb)
 
 
 def _wlk_labelled(a: LabelledGraph, b: LabelledGraph, k: int, edge_to_node: bool) -> float:
