@@ -40,17 +40,94 @@ COMMANDS = {
 }
 
 
+# subcommand name -> its one-line help in ``mrkit --help``: the same text the command's
+# ``add_parser`` gives (tests/cli/test_lazy_parser.py checks), so that listing the commands
+# imports none of them.  A command missing here is imported to list it.
+SUMMARIES = {
+    "smatch": "Smatch between gold and system AMR files",
+    "mrp": "MRP metric between gold and system graphs (MRP or native formats)",
+    "convert": "convert graphs between MRP, AMR, SDP, EDS and UCCA",
+    "validate": "check MRP graphs before submission",
+    "score": "score gold and system AMR files with any registered metric",
+    "compare": "compare metrics on several systems, and with human judgements",
+    "coref": "coreference metrics (MUC, B3, CEAF, BLANC, LEA, CoNLL-F1)",
+    "hierarchy": "SciCo hierarchy scores (hierarchy, 50%%, path ratio) and coreference",
+    "scico": "SciCo baselines, corpus statistics, agreement",
+    "docamr": "document-level AMR graphs",
+    "docsmatch": "document Smatch with coreference subscore",
+    "report": "an HTML report of an evaluation, with every pair's alignment",
+    "audit": "run metrics against the known traps of AMR metrics",
+    "matrix": "all-pairs similarity (nearest neighbours) of AMR graphs, any metric",
+    "select": "pick, per sentence, the candidate parse that agrees most with the others (MBSE)",
+    "analyze": "graph statistics per framework (treewidth, reentrancy, crossing, ...)",
+}
+
+
 class _Parser(argparse.ArgumentParser):
     """Usage errors as one line on stderr (exit 2), not the usage block."""
 
     def error(self, message: str):
         self.exit(2, f"mrkit: {message} (see {self.prog} --help)\n")
 
+    def _get_formatter(self):
+        # argparse's own asks shutil for the width (and shutil loads zlib, bz2, lzma):
+        # the same width, without the import, for every parser (checks at start-up too)
+        return self.formatter_class(prog=self.prog, width=_terminal_columns() - 2)
 
-def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    """The ``mrkit`` parser.  When ``argv`` starts with a command name, only that command's
-    module is imported (start-up cost of ``mrkit smatch ...`` is one module, not ten); otherwise
-    (``mrkit --help``, a misspelt command, no ``argv``) every command is, to list them all."""
+
+def _terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns``: $COLUMNS when positive, else the width of
+    the terminal on stdout, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+        columns = columns or 80
+    return columns
+
+
+class _Commands(argparse._SubParsersAction):
+    """The subcommands: a command listed from :data:`SUMMARIES` (a name in the table of
+    ``mrkit --help``, a placeholder parser) is imported and built when it is invoked."""
+
+    def add_summary(self, name: str, summary: str) -> None:
+        self._name_parser_map[name] = None
+        self._choices_actions.append(self._ChoicesPseudoAction(name, (), summary))
+
+    def build(self, name: str) -> argparse.ArgumentParser:
+        """Import command ``name`` and build its parser in the place of its placeholder."""
+        names = list(self._name_parser_map)
+        position = next(i for i, a in enumerate(self._choices_actions) if a.dest == name)
+        del self._name_parser_map[name]
+        del self._choices_actions[position]
+        built = _add_command(self, name)
+        self._choices_actions.insert(position, self._choices_actions.pop())  # back in its place
+        table = self._name_parser_map  # also ``self.choices``: reordered in place
+        ordered = [(n, table[n]) for n in names]
+        table.clear()
+        table.update(ordered)
+        return built
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if values and self._name_parser_map.get(values[0], False) is None:
+            self.build(values[0])
+        super().__call__(parser, namespace, values, option_string)
+
+
+def _add_command(sub, name: str) -> argparse.ArgumentParser:
+    mod = importlib.import_module(f".{COMMANDS[name]}", __name__)
+    p = mod.add_parser(sub)
+    p.set_defaults(_run=mod.run)
+    return p
+
+
+def top_parser() -> tuple[argparse.ArgumentParser, _Commands]:
+    """The ``mrkit`` parser without its commands, and the action its commands go into."""
     parser = _Parser(
         prog="mrkit",
         description="Read, convert, build and score meaning-representation graphs.",
@@ -58,15 +135,26 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     from .. import __version__
 
     parser.add_argument("--version", action="version", version=f"mrkit {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", action=_Commands)
     sub.required = True
-    chosen = argv[0] if argv and argv[0] in COMMANDS else None
-    for name, module in COMMANDS.items():
-        if chosen is not None and name != chosen:
-            continue
-        mod = importlib.import_module(f".{module}", __name__)
-        p = mod.add_parser(sub)
-        p.set_defaults(_run=mod.run)
+    return parser, sub
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The ``mrkit`` parser.  When ``argv`` starts with a command name, only that command's
+    module is imported and only that command is in the parser (start-up cost of ``mrkit
+    smatch ...`` is one module, not sixteen); otherwise (``mrkit --help``, a misspelt
+    command, no ``argv``) every command is listed from :data:`SUMMARIES` without importing
+    it, and the one the arguments name (``mrkit --opt CMD ...``) is built when it is reached."""
+    parser, sub = top_parser()
+    if argv and argv[0] in COMMANDS:
+        _add_command(sub, argv[0])
+        return parser
+    for name in COMMANDS:
+        if name in SUMMARIES:
+            sub.add_summary(name, SUMMARIES[name])
+        else:
+            _add_command(sub, name)
     return parser
 
 
@@ -151,10 +239,16 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 def _quiet_libraries() -> None:
     """Python warnings as one line each; log records of libraries (PENMAN's parser logs
-    every problem it repairs) are not printed: mrkit reports the problem itself."""
-    import logging  # here, not at the top: ``mrkit --help`` need not load it
+    every problem it repairs) are not printed: mrkit reports the problem itself.  The
+    loggers are configured when ``logging`` is first imported (by a library that may log),
+    not here: most commands never load it."""
+    from ..codecs._after_import import after_import
 
     warnings.showwarning = _show_warning
+    after_import("logging", _quiet_logging)
+
+
+def _quiet_logging(logging) -> None:
     root = logging.getLogger()
     if not root.handlers:
         root.addHandler(logging.NullHandler())

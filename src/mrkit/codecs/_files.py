@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import gc
 import os
-import signal
 import stat
 import sys
-import tempfile
-import threading
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Iterator
 
 from ..errors import InputError, OutputError
+
+TYPE_CHECKING = False  # typing, tempfile, signal and threading load when used: start-up of every command
+if TYPE_CHECKING:
+    from typing import Iterator
 
 
 def _reason(exc: BaseException) -> str:
@@ -112,6 +111,8 @@ def check_writable(path: str | os.PathLike) -> None:
             raise OutputError(f"cannot write {name}: permission denied")
         return
     directory = os.path.dirname(target) or "."
+    import tempfile
+
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
     except OSError as exc:
@@ -124,6 +125,9 @@ def check_writable(path: str | os.PathLike) -> None:
 def _cleanup_on_termination() -> Iterator[None]:
     """Turn SIGTERM (and SIGHUP) into an exception while a temporary file exists, so that the
     ``except BaseException`` below removes it; SIGINT already raises KeyboardInterrupt."""
+    import signal
+    import threading
+
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -201,6 +205,8 @@ def atomic_write(path: str | os.PathLike, text: str | bytes) -> None:
             os.umask(umask)
             mode = 0o666 & ~umask
         directory = os.path.dirname(target) or "."
+        import tempfile
+
         with _cleanup_on_termination():
             fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
             try:
@@ -260,6 +266,8 @@ def atomic_stream(path: str | os.PathLike) -> Iterator:
         mode = 0o666 & ~umask
     except OSError as exc:
         raise OutputError(f"cannot write {name}: {_reason(exc)}") from None
+    import tempfile
+
     with _cleanup_on_termination():
         try:
             fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp",

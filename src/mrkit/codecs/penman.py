@@ -18,19 +18,23 @@ Surface alignments (``want-01~e.2``) are removed from labels and kept in
 from __future__ import annotations
 
 import io
-import logging
 import os
 import re
-from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterable, Iterator
 
 from ..errors import InputError
 from ..model.graph import Edge, Graph, Node, Property
+from ._after_import import after_import
+
+
+def _quiet_penman(logging) -> None:
+    logging.getLogger("penman").addHandler(logging.NullHandler())
+
 
 # mrkit reads PENMAN itself (below) and uses the library only for its Tree type; should
 # any of the library's code log, nothing reaches the user through Python's last-resort
-# handler
-logging.getLogger("penman").addHandler(logging.NullHandler())
+# handler (configured when ``logging`` loads: the penman library imports it)
+after_import("logging", _quiet_penman)
 
 if TYPE_CHECKING:
     import penman

@@ -7,7 +7,7 @@ EDS), ``ucca`` (UCCA XML: a file, a directory or a list of file names; reading o
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from ..errors import InputError, MrkitError
 from ..model.graph import Graph
@@ -19,13 +19,38 @@ _SUFFIX = {".mrp": "mrp", ".jsonl": "mrp", ".amr": "amr", ".penman": "amr", ".tx
            ".conllu": "conllu"}
 
 
+def suffix_of(path: str | os.PathLike) -> str:
+    """``pathlib.PurePosixPath(path).suffix`` without loading pathlib (start-up): the last
+    component's text from its last dot, unless that dot is its first or last character."""
+    parts = [p for p in os.fspath(path).split("/") if p and p != "."]
+    name = parts[-1] if parts else ""
+    i = name.rfind(".")
+    return name[i:] if 0 < i < len(name) - 1 else ""
+
+
+def _is_dir(path: str | os.PathLike) -> bool:
+    """``pathlib.Path(path).is_dir()`` without loading pathlib: the empty path is '.', a
+    missing file or a loop is no directory, other failures to look raise."""
+    import errno
+    import stat
+
+    try:
+        return stat.S_ISDIR(os.stat(os.fspath(path) or ".").st_mode)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
+            raise
+        return False
+    except ValueError:
+        return False
+
+
 def guess_format(path: str) -> str | None:
-    p = Path(path)
-    if p.is_dir():
+    if _is_dir(path):
         return "ucca"
-    if p.suffix.lower() in (".gz", ".zip"):  # MRP inside gzip or zip (the MRP reader opens them)
+    suffix = suffix_of(path).lower()
+    if suffix in (".gz", ".zip"):  # MRP inside gzip or zip (the MRP reader opens them)
         return "mrp"
-    return _SUFFIX.get(p.suffix.lower())
+    return _SUFFIX.get(suffix)
 
 
 def sniff_text(text: str) -> str | None:
@@ -226,7 +251,7 @@ def guess_coref_format(path: str, head: str | None, choices: tuple[str, ...]) ->
     """The format among ``choices`` of a file named ``path`` whose first characters are
     ``head`` (``None``: not read): its content decides between formats that share a
     suffix (jsonl clusters or SciCo topics), then its suffix, then its content alone."""
-    suffix = Path(path).suffix.lower()
+    suffix = suffix_of(path).lower()
     by_suffix = [n for n in choices if suffix in COREF_CODECS[n].suffixes]
     if head is not None:
         for n in by_suffix:

@@ -15,7 +15,6 @@ it (``skipped``, ``complete: false``): nothing partial passes as complete.
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 from dataclasses import dataclass
@@ -27,14 +26,12 @@ if TYPE_CHECKING:
     from ..aggregate.corpus import CorpusResult
     from ..align import AlignConfig
 
-_GLOB = re.compile(r"[*?\[]")
-
 
 def is_sharded(spec: str) -> bool:
     """Whether ``spec`` names several files: a directory or a glob pattern."""
     if spec == "-":
         return False
-    return os.path.isdir(spec) or (not os.path.exists(spec) and bool(_GLOB.search(spec)))
+    return os.path.isdir(spec) or (not os.path.exists(spec) and any(c in spec for c in "*?["))
 
 
 def expand(spec: str) -> dict[str, str]:
@@ -50,6 +47,8 @@ def expand(spec: str) -> dict[str, str]:
                     path = os.path.join(root, f)
                     out[os.path.relpath(path, spec)] = path
     else:
+        import glob
+
         for path in glob.glob(spec, recursive=True):
             if os.path.isfile(path):
                 name = os.path.basename(path)
@@ -88,7 +87,7 @@ class Skipped:
         return {"shard": self.shard, "reason": self.reason}
 
 
-_ID = re.compile(r"#\s*::id\s+(\S+)")
+_ID = r"#\s*::id\s+(\S+)"  # compiled at first use (re's cache), not at start-up
 
 
 def _checked_chunks(shard: Shard, chunk: int) -> Iterator[tuple]:
@@ -106,7 +105,7 @@ def _checked_chunks(shard: Shard, chunk: int) -> Iterator[tuple]:
         chunks = _block_chunks(shard.gold, shard.system, chunk)
     for k0, golds, systems in chunks:
         for k, g, s in zip(range(k0, k0 + len(golds)), golds, systems):
-            gi, si = _ID.search(g[1]), _ID.search(s[1])
+            gi, si = re.search(_ID, g[1]), re.search(_ID, s[1])
             if gi and si and gi.group(1) != si.group(1):
                 raise InputError(f"graph {k + 1} has id {si.group(1)} but graph {k + 1} of {shard.gold} has id "
                                  f"{gi.group(1)}: the graphs of a shard pair must be in the same order",

@@ -8,11 +8,11 @@ what is common to every metric is written here once.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import math
-from typing import Any, Iterable
+
+TYPE_CHECKING = False  # json, csv and typing load when a report needs them, not at start-up
+if TYPE_CHECKING:
+    from typing import Any, Iterable
 
 REPORT_FORMATS = ("text", "json", "tsv", "csv")
 
@@ -34,6 +34,8 @@ def _clean(obj: Any) -> Any:
 
 
 def to_json(obj: Any) -> str:
+    import json
+
     return json.dumps(_clean(obj), indent=2, ensure_ascii=False)
 
 
@@ -72,6 +74,9 @@ def rows_text(rows: Iterable[dict], fmt: str = "tsv") -> str:
         for row in rows:
             lines.append("\t".join(cell(row.get(c)).replace("\t", " ").replace("\n", " ") for c in columns))
         return "\n".join(lines) + "\n"
+    import csv
+    import io
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(columns)
