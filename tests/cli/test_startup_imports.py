@@ -1,0 +1,122 @@
+"""What the command line loads before it works (issue 14, start-up): module sets, never timings.
+
+Each case runs the console entry point (``mrkit.cli.main``, what the installed ``mrkit``
+script calls) in a fresh interpreter and lists which of the watched modules it loaded.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import mrkit
+
+SRC = str(Path(mrkit.__file__).resolve().parents[1])
+EXAMPLES = Path(mrkit.__file__).resolve().parent / "data" / "examples"
+
+# standard-library modules no command needs before its work starts (``inspect`` still comes
+# with ``dataclasses``, which the graph model and the results use: see benchmarks/README.md)
+STDLIB_DEFERRED = ("logging", "tempfile", "shutil", "pathlib", "csv", "glob", "signal", "threading",
+                   "importlib.metadata", "importlib.util", "runpy", "traceback")
+HEAVY = ("numpy", "scipy", "highspy", "penman", "networkx", "ot")
+
+
+def loaded(argv: list[str], watched: tuple[str, ...]) -> list[str]:
+    code = ("import sys, io, contextlib\n"
+            f"sys.argv = ['mrkit', *{argv!r}]\n"
+            "from mrkit.cli import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            f"sys.stderr.write('\\nLOADED:' + ','.join(m for m in {watched!r} if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={"PYTHONPATH": SRC, "PATH": ""}, check=True)
+    return [m for m in out.stderr.rsplit("LOADED:", 1)[1].strip().split(",") if m]
+
+
+def mrkit_modules_after(argv: list[str]) -> set[str]:
+    code = ("import sys\n"
+            f"sys.argv = ['mrkit', *{argv!r}]\n"
+            "from mrkit.cli import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "sys.stderr.write('\\nLOADED:' + ','.join(m for m in sys.modules if m.startswith('mrkit')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={"PYTHONPATH": SRC, "PATH": ""}, check=True)
+    return set(out.stderr.rsplit("LOADED:", 1)[1].strip().split(","))
+
+
+@pytest.mark.parametrize("argv", [["--help"], [], ["--version"], ["smatc"]])
+def test_listing_the_commands_loads_no_command_and_nothing_heavy(argv):
+    assert loaded(argv, STDLIB_DEFERRED + HEAVY + ("dataclasses", "inspect", "typing", "json")) == []
+    assert mrkit_modules_after(argv) == {"mrkit", "mrkit.cli", "mrkit.errors"}
+
+
+def test_a_command_help_loads_only_its_own_command():
+    modules = mrkit_modules_after(["smatch", "--help"])
+    assert {m for m in modules if m.startswith("mrkit.cli.")} <= {"mrkit.cli.smatch", "mrkit.cli.smatch_options",
+                                                                   "mrkit.cli.common"}
+    assert loaded(["smatch", "--help"], STDLIB_DEFERRED + HEAVY) == []
+
+
+def test_one_pair_smatch_loads_no_numpy_and_no_deferred_module():
+    gold, system = EXAMPLES / "gold.amr", EXAMPLES / "system.amr"
+    if not gold.exists():
+        pytest.skip("example files not found")
+    assert loaded(["smatch", str(gold), str(system)], STDLIB_DEFERRED + HEAVY + ("json",)) == []
+
+
+def test_score_sema_loads_no_numpy_and_no_deferred_module():
+    gold, system = EXAMPLES / "gold.amr", EXAMPLES / "system.amr"
+    if not gold.exists():
+        pytest.skip("example files not found")
+    assert loaded(["score", "-m", "sema", str(gold), str(system), "--json"], STDLIB_DEFERRED + HEAVY) == []
+
+
+def test_writing_a_report_file_loads_tempfile_only_then(tmp_path):
+    gold, system = EXAMPLES / "gold.amr", EXAMPLES / "system.amr"
+    if not gold.exists():
+        pytest.skip("example files not found")
+    out = tmp_path / "r.json"
+    assert loaded(["smatch", str(gold), str(system), "--json", "-o", str(out)], ("tempfile",)) == ["tempfile"]
+    assert out.read_text().startswith("{")
+
+
+QUIET = """
+import sys
+{before}
+from mrkit.cli import _quiet_libraries
+_quiet_libraries()
+import logging
+logging.getLogger("penman").warning("penman repaired something")
+logging.getLogger("penman.layout").warning("and something else")
+logging.getLogger("some.library").error("a library's record")
+root = logging.getLogger()
+print(len(root.handlers), logging.getLogger("penman").propagate)
+"""
+
+
+@pytest.mark.parametrize("before", ["", "import logging"], ids=["logging-later", "logging-already-loaded"])
+def test_library_log_records_stay_quiet_whenever_logging_loads(before):
+    out = subprocess.run([sys.executable, "-c", QUIET.format(before=before)], capture_output=True, text=True,
+                         env={"PYTHONPATH": SRC, "PATH": ""}, check=True)
+    assert out.stderr == ""
+    assert out.stdout.split() == ["1", "False"]
+
+
+def test_after_import_runs_a_hook_once_the_module_is_loaded():
+    code = """
+import sys
+from mrkit.codecs._after_import import after_import
+seen = []
+after_import("colorsys", lambda m: seen.append(("first", m.__name__, hasattr(m, "rgb_to_hsv"))))
+after_import("colorsys", lambda m: seen.append(("second", m.__name__)))
+assert seen == [] and "colorsys" not in sys.modules
+import colorsys
+after_import("colorsys", lambda m: seen.append(("third", m.__name__)))
+print(sorted(seen), colorsys.__spec__.name, colorsys.__loader__.get_source("colorsys") is not None)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={"PYTHONPATH": SRC, "PATH": ""}, check=True)
+    assert out.stdout.strip() == ("[('first', 'colorsys', True), ('second', 'colorsys'), ('third', 'colorsys')] "
+                                  "colorsys True")
