@@ -17,10 +17,11 @@ import mrkit
 SRC = str(Path(mrkit.__file__).resolve().parents[1])
 EXAMPLES = Path(mrkit.__file__).resolve().parent / "data" / "examples"
 
-# standard-library modules no command needs before its work starts (``inspect`` still comes
-# with ``dataclasses``, which the graph model and the results use: see benchmarks/README.md)
+# standard-library modules no command needs before its work starts (``inspect``: dataclasses
+# import it for docstrings mrkit's classes do not need, see ``mrkit.cli._lazy_inspect``)
 STDLIB_DEFERRED = ("logging", "tempfile", "shutil", "pathlib", "csv", "glob", "signal", "threading",
-                   "importlib.metadata", "importlib.util", "runpy", "traceback")
+                   "importlib.metadata", "importlib.util", "runpy", "traceback", "inspect", "ast", "dis",
+                   "tokenize")
 HEAVY = ("numpy", "scipy", "highspy", "penman", "networkx", "ot")
 
 
@@ -48,8 +49,9 @@ def mrkit_modules_after(argv: list[str]) -> set[str]:
 
 @pytest.mark.parametrize("argv", [["--help"], [], ["--version"], ["smatc"]])
 def test_listing_the_commands_loads_no_command_and_nothing_heavy(argv):
-    assert loaded(argv, STDLIB_DEFERRED + HEAVY + ("dataclasses", "inspect", "typing", "json")) == []
-    assert mrkit_modules_after(argv) == {"mrkit", "mrkit.cli", "mrkit.errors"}
+    assert loaded(argv, STDLIB_DEFERRED + HEAVY + ("dataclasses", "typing", "json")) == []
+    assert mrkit_modules_after(argv) == {"mrkit", "mrkit.cli", "mrkit.errors", "mrkit.codecs",
+                                         "mrkit.codecs._after_import"}
 
 
 def test_a_command_help_loads_only_its_own_command():
@@ -120,3 +122,36 @@ print(sorted(seen), colorsys.__spec__.name, colorsys.__loader__.get_source("colo
                          env={"PYTHONPATH": SRC, "PATH": ""}, check=True)
     assert out.stdout.strip() == ("[('first', 'colorsys', True), ('second', 'colorsys'), ('third', 'colorsys')] "
                                   "colorsys True")
+
+
+def test_dataclasses_get_the_real_inspect_when_they_need_it():
+    """After the command line's set-up, a dataclass without a docstring still gets its
+    generated one, ``import inspect`` is the real module, and nothing of the stand-in stays
+    in ``sys.modules``."""
+    code = """
+import sys
+from mrkit.cli import _lazy_inspect
+_lazy_inspect()
+import dataclasses
+assert "inspect" not in sys.modules, "the stand-in stayed"
+@dataclasses.dataclass(frozen=True)
+class X:
+    a: int
+    b: str = "x"
+import inspect
+assert type(inspect).__name__ == "module" and inspect.signature is dataclasses.inspect.signature
+print(X.__doc__, X(1), X(1) == X(1), hash(X(1)) == hash(X(1)), inspect.signature(X))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={"PYTHONPATH": SRC, "PATH": ""}, check=True)
+    assert out.stdout.strip() == "X(a: int, b: str = 'x') X(a=1, b='x') True True (a: int, b: str = 'x') -> None"
+
+
+def test_mrkit_dataclasses_keep_their_generated_methods():
+    from mrkit.model.graph import Edge, Graph, Node
+
+    n = Node("a", "dog")
+    assert repr(n) == "Node(id='a', label='dog', properties=[], anchors=[], provenance=frozenset(), extra={})"
+    assert n == Node("a", "dog") and n != Node("a", "cat")
+    assert Edge("a", "b", "ARG0") == Edge("a", "b", "ARG0")
+    assert Graph("g").id == "g" and Graph() == Graph()

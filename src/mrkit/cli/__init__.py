@@ -15,6 +15,7 @@ import argparse
 import importlib
 import os
 import sys
+import types
 import warnings
 
 from ..errors import InputError, MrkitError
@@ -275,8 +276,45 @@ def _stdout_gone() -> None:
         pass
 
 
+class _LazyInspect(types.ModuleType):
+    """What ``dataclasses`` sees as ``inspect`` (see :func:`_lazy_inspect`): the real
+    module is imported at the first attribute asked for, and answers it."""
+
+    def __getattr__(self, name: str):
+        import inspect
+
+        if inspect is self:  # pragma: no cover - the stand-in is never left in sys.modules
+            raise AttributeError(name)
+        return getattr(inspect, name)
+
+
+def _lazy_inspect() -> None:
+    """``dataclasses`` imports ``inspect`` (and with it ``ast``, ``dis``, ``tokenize``: about
+    a fifth of a one-pair ``mrkit smatch``'s start-up) for one use only: the generated
+    docstring of a dataclass written without one (mrkit's dataclasses on the start-up path
+    have docstrings).  While ``dataclasses`` is first imported, a stand-in sits in
+    ``sys.modules["inspect"]``; ``dataclasses`` keeps it and imports the real module through
+    it when it needs it.  The stand-in leaves ``sys.modules`` as soon as ``dataclasses`` is
+    loaded: every other ``import inspect`` is the usual one."""
+    if "inspect" in sys.modules or "dataclasses" in sys.modules:
+        return
+    from ..codecs._after_import import after_import
+
+    stand_in = _LazyInspect("inspect")
+
+    def before() -> None:
+        sys.modules.setdefault("inspect", stand_in)
+
+    def after(module) -> None:
+        if sys.modules.get("inspect") is stand_in:
+            del sys.modules["inspect"]
+
+    after_import("dataclasses", after, before)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    _lazy_inspect()
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     _quiet_libraries()

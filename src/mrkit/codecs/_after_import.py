@@ -18,14 +18,16 @@ if TYPE_CHECKING:
     from typing import Callable
 
 
-def after_import(name: str, hook: Callable[[ModuleType], object]) -> None:
+def after_import(name: str, hook: Callable[[ModuleType], object],
+                 before: Callable[[], object] | None = None) -> None:
     """Call ``hook(module)`` once module ``name`` has been executed: now if it already
-    has been, else right after its first import."""
+    has been, else right after its first import (and then ``before()`` right before its
+    code runs)."""
     module = sys.modules.get(name)
     if module is not None:
         hook(module)
     else:
-        sys.meta_path.insert(0, _Finder(name, hook))
+        sys.meta_path.insert(0, _Finder(name, hook, before))
 
 
 class _Finder:
@@ -33,8 +35,9 @@ class _Finder:
     usual one) and wraps the loader's ``exec_module`` to call ``hook`` afterwards; it
     removes itself at the first look-up of ``name``."""
 
-    def __init__(self, name: str, hook: Callable[[ModuleType], object]) -> None:
-        self.name, self.hook = name, hook
+    def __init__(self, name: str, hook: Callable[[ModuleType], object],
+                 before: Callable[[], object] | None = None) -> None:
+        self.name, self.hook, self.before = name, hook, before
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname != self.name:
@@ -48,12 +51,14 @@ class _Finder:
                 break
         else:
             return None
-        loader, hook = spec.loader, self.hook
+        loader, hook, before = spec.loader, self.hook, self.before
         run = getattr(loader, "exec_module", None)
         if run is None:
             return spec
 
         def exec_module(module):
+            if before is not None:
+                before()
             run(module)
             hook(module)
 

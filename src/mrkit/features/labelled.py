@@ -25,6 +25,8 @@ from ..model.graph import Graph
 
 @dataclass
 class LabelledGraph:
+    """A graph as node labels and labelled edges between label indices."""
+
     labels: list[str]
     """Node labels: concepts of the variables first, then attribute values."""
     edges: list[tuple[int, str, int]] = field(default_factory=list)

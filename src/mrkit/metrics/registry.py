@@ -117,10 +117,55 @@ def declaration(name: str) -> Declaration:
     return _DECLARED.get(name, Declaration(None, None, ""))
 
 
-def _parameters(name: str) -> list:
-    import inspect
+class _Parameter:
+    """The part of :class:`inspect.Parameter` the registry reads: name, kind, default."""
 
-    return list(inspect.signature(get_metric(name)).parameters.values())[2:]
+    POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, VAR_POSITIONAL, KEYWORD_ONLY, VAR_KEYWORD = range(5)
+    empty = object()
+
+    __slots__ = ("name", "kind", "default")
+
+    def __init__(self, name: str, kind: int, default: object) -> None:
+        self.name, self.kind, self.default = name, kind, default
+
+
+def _code_parameters(fn) -> list[_Parameter] | None:
+    """The parameters of a plain Python function read from its code object (what
+    :func:`inspect.signature` finds for it, without importing :mod:`inspect`: start-up of
+    ``mrkit score``), or ``None`` for anything else (wrapped, partial, builtin, class)."""
+    code = getattr(fn, "__code__", None)
+    if code is None or type(fn).__name__ != "function" or hasattr(fn, "__wrapped__") \
+            or hasattr(fn, "__signature__"):
+        return None
+    P = _Parameter
+    names = code.co_varnames
+    npos, nkw = code.co_argcount, code.co_kwonlyargcount
+    defaults = fn.__defaults__ or ()
+    kwdefaults = fn.__kwdefaults__ or {}
+    out = []
+    first_default = npos - len(defaults)
+    for i in range(npos):
+        kind = P.POSITIONAL_ONLY if i < code.co_posonlyargcount else P.POSITIONAL_OR_KEYWORD
+        out.append(P(names[i], kind, defaults[i - first_default] if i >= first_default else P.empty))
+    k = npos
+    star = code.co_flags & 0x04  # CO_VARARGS
+    if star:
+        out.append(P(names[npos + nkw], P.VAR_POSITIONAL, P.empty))
+    for name in names[k:k + nkw]:
+        out.append(P(name, P.KEYWORD_ONLY, kwdefaults.get(name, P.empty)))
+    if code.co_flags & 0x08:  # CO_VARKEYWORDS
+        out.append(P(names[npos + nkw + (1 if star else 0)], P.VAR_KEYWORD, P.empty))
+    return out
+
+
+def _parameters(name: str) -> list:
+    fn = get_metric(name)
+    params = _code_parameters(fn)
+    if params is None:
+        import inspect
+
+        params = list(inspect.signature(fn).parameters.values())
+    return params[2:]
 
 
 def takes_executor(name: str) -> bool:
@@ -132,8 +177,13 @@ def metric_options(name: str) -> dict[str, object]:
     """The options metric ``name`` declares, with their defaults: the keyword parameters
     of its registered function after the two graph lists (its signature is the
     declaration), except ``executor`` (how pairs are run, not what is scored)."""
-    return {p.name: p.default for p in _parameters(name)
-            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name != EXECUTOR}
+    out = {p.name: p.default for p in _parameters(name)
+           if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name != EXECUTOR}
+    if any(v is _Parameter.empty for v in out.values()):  # a required option: inspect's marker
+        import inspect
+
+        out = {k: inspect.Parameter.empty if v is _Parameter.empty else v for k, v in out.items()}
+    return out
 
 
 def check_options(name: str, options: dict) -> None:

@@ -38,6 +38,8 @@ class Anchor:
 
 @dataclass(slots=True)
 class Node:
+    """A node: its id (the variable in PENMAN), label (the concept), properties and anchors."""
+
     id: str
     label: str | None = None
     properties: list[Property] = field(default_factory=list)
@@ -53,6 +55,8 @@ class Node:
 
 @dataclass(slots=True)
 class Edge:
+    """A labelled edge from node id ``source`` to node id ``target``."""
+
     source: str
     target: str
     label: str

@@ -62,6 +62,8 @@ def expand(spec: str) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Shard:
+    """One shard: its name and its file on each side (``None``: missing on that side)."""
+
     name: str
     gold: str | None
     system: str | None
@@ -80,6 +82,8 @@ def pair_shards(gold: str, system: str) -> list[Shard]:
 
 @dataclass
 class Skipped:
+    """A shard left out by ``--keep-going``, and why."""
+
     shard: str
     reason: str
 
