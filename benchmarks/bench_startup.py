@@ -12,7 +12,9 @@ a load on the machine falls on both alike.
 ``--mrkit`` is the command to time: the installed console script (default: ``mrkit``
 beside this Python, what users run; else ``python -m mrkit`` with this checkout's
 ``src``).  ``--against`` adds a second install (e.g. a venv of main) side by side, with
-the ratio against / mrkit.  The one pair is the first pair of BAMBOO SICK
+the ratio against / mrkit.  ``--instructions`` adds the instructions each command executes
+(one run under valgrind's cachegrind, no cache simulation): unlike times, the count does
+not depend on the machine's load, so it compares installs on a busy machine.  The one pair is the first pair of BAMBOO SICK
 (``../shared/data``); the document pair comes from ``docamr/ibm-docamr-outputs-lpp``.
 Before timing, compile the sources (``python -m compileall -q src``): with
 ``PYTHONDONTWRITEBYTECODE`` set, start-up would otherwise include compiling mrkit.
@@ -52,6 +54,19 @@ def timed(cmd: list[str], env: dict | None) -> tuple[float, float]:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def instructions(cmd: list[str], env: dict | None) -> float | None:
+    """Millions of instructions ``cmd`` executes (valgrind), or None without valgrind."""
+    import re
+    import shutil
+
+    if shutil.which("valgrind") is None:
+        return None
+    proc = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                           *cmd], capture_output=True, text=True, env=env)
+    m = re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr)
+    return int(m.group(1).replace(",", "")) / 1e6 if m else None
+
+
 def default_mrkit() -> tuple[list[str], dict | None]:
     script = Path(sys.executable).parent / "mrkit"
     if script.exists():
@@ -65,6 +80,8 @@ def main() -> int:
     ap.add_argument("--mrkit", metavar="PATH", help="the mrkit command to time (default: the console script "
                                                     "beside this Python, else python -m mrkit with src)")
     ap.add_argument("--against", metavar="PATH", help="a second mrkit command (another install) side by side")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count the instructions of one run of each command (valgrind; load-independent)")
     args = ap.parse_args()
 
     mine, env = ([args.mrkit], None) if args.mrkit else default_mrkit()
@@ -88,6 +105,8 @@ def main() -> int:
     head = ["command"] + [f"{name} {k}" for name, _, _ in tools for k in ("wall s", "CPU s")]
     if len(tools) == 2:
         head += ["wall ratio", "CPU ratio"]
+    if args.instructions:
+        head += [f"{name} M instr" for name, _, _ in tools]
     rows = []
     for label, argv in workloads:
         samples: dict[str, list[tuple[float, float]]] = {name: [] for name, _, _ in tools}
@@ -105,6 +124,10 @@ def main() -> int:
         if len(tools) == 2:
             (w0, c0), (w1, c1) = medians
             row += [harness.ratio(w1, w0), harness.ratio(c1, c0)]
+        if args.instructions:
+            for name, cmd, tool_env in tools:
+                count = instructions([sys.executable, "-c", "pass"] if argv is None else cmd + argv, tool_env)
+                row.append("n/a" if count is None else f"{count:.0f}")
         rows.append(row)
         print(" | ".join(row), flush=True)
     print()

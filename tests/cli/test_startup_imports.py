@@ -21,7 +21,7 @@ EXAMPLES = Path(mrkit.__file__).resolve().parent / "data" / "examples"
 # import it for docstrings mrkit's classes do not need, see ``mrkit.cli._lazy_inspect``)
 STDLIB_DEFERRED = ("logging", "tempfile", "shutil", "pathlib", "csv", "glob", "signal", "threading",
                    "importlib.metadata", "importlib.util", "runpy", "traceback", "inspect", "ast", "dis",
-                   "tokenize")
+                   "tokenize", "typing")
 HEAVY = ("numpy", "scipy", "highspy", "penman", "networkx", "ot")
 
 
@@ -49,7 +49,7 @@ def mrkit_modules_after(argv: list[str]) -> set[str]:
 
 @pytest.mark.parametrize("argv", [["--help"], [], ["--version"], ["smatc"]])
 def test_listing_the_commands_loads_no_command_and_nothing_heavy(argv):
-    assert loaded(argv, STDLIB_DEFERRED + HEAVY + ("dataclasses", "typing", "json")) == []
+    assert loaded(argv, STDLIB_DEFERRED + HEAVY + ("dataclasses", "json")) == []
     assert mrkit_modules_after(argv) == {"mrkit", "mrkit.cli", "mrkit.errors", "mrkit.codecs",
                                          "mrkit.codecs._after_import"}
 
@@ -155,3 +155,33 @@ def test_mrkit_dataclasses_keep_their_generated_methods():
     assert n == Node("a", "dog") and n != Node("a", "cat")
     assert Edge("a", "b", "ARG0") == Edge("a", "b", "ARG0")
     assert Graph("g").id == "g" and Graph() == Graph()
+
+
+def test_no_dataclass_relies_on_typing_being_loaded():
+    """Annotations are strings (``from __future__ import annotations``) and typing is not
+    loaded at start-up: dataclasses then could not tell a ``ClassVar``/``InitVar``
+    annotation from a field.  mrkit uses neither."""
+    root = Path(mrkit.__file__).resolve().parent
+    offenders = [str(p.relative_to(root)) for p in root.rglob("*.py")
+                 if any(word in p.read_text(encoding="utf-8") for word in ("ClassVar", "InitVar", "KW_ONLY"))]
+    assert offenders == []
+
+
+def test_type_aliases_are_still_importable():
+    code = """
+from mrkit.align.engine import ExactMode
+from mrkit.aggregate.resampling import Reducer
+from mrkit.metrics.registry import MetricFn
+from mrkit.model.graph import Property
+import typing
+assert ExactMode == typing.Literal["auto", "always", "never"]
+assert MetricFn == typing.Callable[..., typing.Any]
+assert typing.get_origin(Reducer) is typing.get_origin(typing.Callable[[int], int])
+p = Property("k", "v")
+assert p == ("k", "v", False) and p._replace(quoted=True).quoted and Property._field_defaults == {"quoted": False}
+assert repr(p) == "Property(key='k', value='v', quoted=False)" and Property.__module__ == "mrkit.model.graph"
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={"PYTHONPATH": SRC, "PATH": ""}, check=True)
+    assert out.stdout.strip() == "ok"

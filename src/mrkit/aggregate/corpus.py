@@ -24,10 +24,16 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Sequence
+
+    from .resampling import Reducer
+
 
 from ._lazy import np  # numpy on first use: see RowTable
-from .resampling import Reducer, bootstrap, paired_test
+from .resampling import bootstrap, paired_test
 
 MEASURES = ("precision", "recall", "f1")
 

@@ -15,12 +15,24 @@ depend on the corpus being scored in chunks or in parallel.
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Mapping
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Callable, Iterator, Mapping
 
 from ._lazy import np  # numpy on first use: a small corpus's summary needs none
 
-Reducer = Callable[["np.ndarray"], Mapping[str, "np.ndarray"]]
-"""Column sums ``(..., k)`` -> named statistics ``(...)`` (e.g. precision, recall, f1)."""
+if TYPE_CHECKING:
+    Reducer = Callable[["np.ndarray"], Mapping[str, "np.ndarray"]]
+    """Column sums ``(..., k)`` -> named statistics ``(...)`` (e.g. precision, recall, f1)."""
+
+
+def __getattr__(name: str):
+    if name == "Reducer":  # the alias, built on first use: typing is not loaded at start-up
+        from typing import Callable, Mapping
+
+        value = globals()["Reducer"] = Callable[["np.ndarray"], Mapping[str, "np.ndarray"]]
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 BLOCK = 64
 """Resamples drawn and reduced at a time (bounds memory at ``BLOCK x n`` integers)."""

@@ -6,9 +6,21 @@ the settings but not the Python engine) starts without loading numpy's share of 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
-ExactMode = Literal["auto", "always", "never"]
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Literal
+
+    ExactMode = Literal["auto", "always", "never"]
+
+
+def __getattr__(name: str):
+    if name == "ExactMode":  # the alias, built on first use (the Python engine re-exports it)
+        from typing import Literal
+
+        value = globals()["ExactMode"] = Literal["auto", "always", "never"]
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Callable, Iterator
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Callable, Iterator
 
 from ..errors import MrkitError
 from ..report.output import emit  # noqa: F401  (the commands' one way to print or write a report)

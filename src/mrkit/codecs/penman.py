@@ -20,7 +20,10 @@ from __future__ import annotations
 import io
 import os
 import re
-from typing import IO, TYPE_CHECKING, Iterable, Iterator
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import IO, Iterable, Iterator
 
 from ..errors import InputError
 from ..model.graph import Edge, Graph, Node, Property

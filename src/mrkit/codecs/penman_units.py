@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import os
 from array import array
-from typing import Iterator
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Iterator
 
 from ..errors import InputError
 

@@ -26,7 +26,8 @@ changes nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 
 from ..model.amr import NON_INVERTED_OF, is_inverted, normalize_relation
 from ..model.graph import Edge, Graph, Node, Property

@@ -23,7 +23,10 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, Callable, Iterator, Sequence
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterator, Sequence
 
 from ..errors import MrkitError
 from ..model.graph import Graph
@@ -51,7 +54,17 @@ class MetricResult:
         return sum(self.per_pair) / len(self.per_pair) if self.per_pair else 1.0
 
 
-MetricFn = Callable[..., Any]
+if TYPE_CHECKING:
+    MetricFn = Callable[..., Any]
+
+
+def __getattr__(name: str):
+    if name == "MetricFn":  # the alias, built on first use: typing is not loaded at start-up
+        from typing import Any, Callable
+
+        value = globals()["MetricFn"] = Callable[..., Any]
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,16 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import Sequence
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Sequence
+
+    from ..aggregate.resampling import Reducer
+
 
 from ..aggregate._lazy import np  # numpy on first use: a small corpus of counts needs none
 from ..aggregate.corpus import Collector, CorpusResult, RowTable
-from ..aggregate.resampling import Reducer
 
 
 @dataclass

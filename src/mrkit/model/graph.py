@@ -13,57 +13,160 @@ PENMAN attributes can.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, NamedTuple
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Iterator, NamedTuple
 
 
-class Property(NamedTuple):
-    """A node property / AMR attribute: ``key`` without colon, ``value`` without quotes.
+def _property_class():
+    """``Property`` as ``class Property(typing.NamedTuple)`` makes it (a
+    ``collections.namedtuple`` with its docstring and annotations) without importing
+    typing at start-up."""
+    from collections import namedtuple
+
+    cls = namedtuple("Property", ["key", "value", "quoted"], defaults=(False,), module=__name__)
+    cls.__doc__ = """A node property / AMR attribute: ``key`` without colon, ``value`` without quotes.
 
     ``quoted`` records whether the value was written as a string literal, so that a
     codec can write it back the same way; metrics compare ``value`` only.
     """
-
-    key: str
-    value: str
-    quoted: bool = False
+    cls.__annotations__ = cls.__new__.__annotations__ = {"key": "str", "value": "str", "quoted": "bool"}
+    return cls
 
 
-@dataclass(slots=True)
+if TYPE_CHECKING:
+    class Property(NamedTuple):
+        key: str
+        value: str
+        quoted: bool = False
+else:
+    Property = _property_class()
+
+
+# Anchor, Node and Edge are written out as ``@dataclass(slots=True)`` would generate them
+# (same __init__, __repr__, __eq__, unhashable, __match_args__, __slots__): the decorator
+# compiles their methods at every start-up, about 1 ms a class, and every command builds
+# graphs (tests/model/test_graph_records.py compares them with the dataclasses).
+
+
+class _Factory:
+    """The default of a field whose default is made per instance (a new list or dict)."""
+
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+_FACTORY = _Factory()
+
+
+def _recursive_repr(fn):
+    """``...`` instead of endless recursion when a record contains itself (as dataclasses)."""
+    import _thread
+
+    running: set = set()
+
+    def wrapper(self):
+        key = id(self), _thread.get_ident()
+        if key in running:
+            return "..."
+        running.add(key)
+        try:
+            return fn(self)
+        finally:
+            running.discard(key)
+
+    wrapper.__name__, wrapper.__qualname__, wrapper.__wrapped__ = fn.__name__, fn.__qualname__, fn
+    return wrapper
+
+
 class Anchor:
     """A character span ``[start, end)`` of the input text."""
 
-    start: int
-    end: int
+    __slots__ = ("start", "end")
+    __match_args__ = ("start", "end")
+    __hash__ = None  # type: ignore[assignment]  (mutable, compared by value)
+
+    def __init__(self, start: int, end: int) -> None:
+        self.start = start
+        self.end = end
+
+    @_recursive_repr
+    def __repr__(self) -> str:
+        return self.__class__.__qualname__ + f"(start={self.start!r}, end={self.end!r})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.start, self.end) == (other.start, other.end)
+        return NotImplemented
 
 
-@dataclass(slots=True)
 class Node:
-    """A node: its id (the variable in PENMAN), label (the concept), properties and anchors."""
+    """A node: its id (the variable in PENMAN), label (the concept), properties and anchors.
 
-    id: str
-    label: str | None = None
-    properties: list[Property] = field(default_factory=list)
-    anchors: list[Anchor] = field(default_factory=list)
-    provenance: frozenset[int] = frozenset()
-    """Indices of the sentences this node comes from (document graphs)."""
-    extra: dict[str, Any] = field(default_factory=dict)
-    """Format-specific data a codec must keep for a lossless round trip."""
+    ``provenance``: indices of the sentences this node comes from (document graphs);
+    ``extra``: format-specific data a codec must keep for a lossless round trip."""
+
+    __slots__ = ("id", "label", "properties", "anchors", "provenance", "extra")
+    __match_args__ = ("id", "label", "properties", "anchors", "provenance", "extra")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, id: str, label: str | None = None, properties: list[Property] = _FACTORY,
+                 anchors: list[Anchor] = _FACTORY, provenance: frozenset[int] = frozenset(),
+                 extra: dict[str, Any] = _FACTORY) -> None:
+        self.id = id
+        self.label = label
+        self.properties = [] if properties is _FACTORY else properties
+        self.anchors = [] if anchors is _FACTORY else anchors
+        self.provenance = provenance
+        self.extra = {} if extra is _FACTORY else extra
+
+    @_recursive_repr
+    def __repr__(self) -> str:
+        return self.__class__.__qualname__ + (
+            f"(id={self.id!r}, label={self.label!r}, properties={self.properties!r}, anchors={self.anchors!r}, "
+            f"provenance={self.provenance!r}, extra={self.extra!r})")
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.id, self.label, self.properties, self.anchors, self.provenance, self.extra) == \
+                (other.id, other.label, other.properties, other.anchors, other.provenance, other.extra)
+        return NotImplemented
 
     def property_values(self, key: str) -> list[str]:
         return [p.value for p in self.properties if p.key == key]
 
 
-@dataclass(slots=True)
 class Edge:
-    """A labelled edge from node id ``source`` to node id ``target``."""
+    """A labelled edge from node id ``source`` to node id ``target``.
 
-    source: str
-    target: str
-    label: str
-    attributes: list[Property] = field(default_factory=list)
-    normal: str | None = None
-    """The label of the edge in its normal (un-inverted) direction, if the format says so."""
-    extra: dict[str, Any] = field(default_factory=dict)
+    ``normal``: the label of the edge in its normal (un-inverted) direction, if the format
+    says so; ``extra``: format-specific data."""
+
+    __slots__ = ("source", "target", "label", "attributes", "normal", "extra")
+    __match_args__ = ("source", "target", "label", "attributes", "normal", "extra")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, source: str, target: str, label: str, attributes: list[Property] = _FACTORY,
+                 normal: str | None = None, extra: dict[str, Any] = _FACTORY) -> None:
+        self.source = source
+        self.target = target
+        self.label = label
+        self.attributes = [] if attributes is _FACTORY else attributes
+        self.normal = normal
+        self.extra = {} if extra is _FACTORY else extra
+
+    @_recursive_repr
+    def __repr__(self) -> str:
+        return self.__class__.__qualname__ + (
+            f"(source={self.source!r}, target={self.target!r}, label={self.label!r}, "
+            f"attributes={self.attributes!r}, normal={self.normal!r}, extra={self.extra!r})")
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.source, self.target, self.label, self.attributes, self.normal, self.extra) == \
+                (other.source, other.target, other.label, other.attributes, other.normal, other.extra)
+        return NotImplemented
 
 
 @dataclass

@@ -15,9 +15,13 @@ in order; ``mrp``: graphs paired by framework and id; ``document``: document gra
 from __future__ import annotations
 
 from itertools import islice
-from typing import Any, Callable, Iterable, Iterator, TypeVar
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterable, Iterator, TypeVar
+
+    T = TypeVar("T")
+
 
 CHUNK = 256
 """Pairs per task handed to an executor (large enough to amortise a worker round trip,

@@ -26,7 +26,10 @@ import sys
 from functools import lru_cache, reduce
 from itertools import zip_longest
 from operator import add
-from typing import IO, TYPE_CHECKING, Callable, Iterable, Iterator
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import IO, Callable, Iterable, Iterator
 
 from ..errors import InputError, MrkitError
 from ..model.amr import NON_INVERTED_OF

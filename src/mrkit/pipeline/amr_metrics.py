@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import importlib
 import os
-from typing import Callable
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Callable
 
 from ..model.amr import NON_INVERTED_OF
 

@@ -16,7 +16,9 @@ collects one summable row per pair in a :class:`~mrkit.aggregate.corpus.Collecto
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Sequence
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Callable, Sequence
 
 from ..errors import MrkitError
 from . import CHUNK, chunked

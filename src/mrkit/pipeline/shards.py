@@ -18,7 +18,10 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterator
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Callable, Iterator
 
 from ..errors import InputError, MrkitError
 

@@ -28,7 +28,10 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from typing import Any, Callable, Iterable, Iterator
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import MrkitError
 

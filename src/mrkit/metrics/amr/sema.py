@@ -25,7 +25,10 @@ On graphs without such repeated patterns mrkit equals 9a4911c.
 from __future__ import annotations
 
 from collections import deque
-from typing import Sequence
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Sequence
 
 from ...model.amr import NON_INVERTED_OF
 from ...features.triples import Triples, triples
