@@ -25,15 +25,14 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 
+from ._lazy import np  # numpy on first use: see RowTable
+from .resampling import bootstrap, paired_test
+
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Any, Iterable, Sequence
 
     from .resampling import Reducer
-
-
-from ._lazy import np  # numpy on first use: see RowTable
-from .resampling import bootstrap, paired_test
 
 MEASURES = ("precision", "recall", "f1")
 

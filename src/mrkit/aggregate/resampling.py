@@ -15,11 +15,11 @@ depend on the corpus being scored in chunks or in parallel.
 
 from __future__ import annotations
 
+from ._lazy import np  # numpy on first use: a small corpus's summary needs none
+
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Callable, Iterator, Mapping
-
-from ._lazy import np  # numpy on first use: a small corpus's summary needs none
 
 if TYPE_CHECKING:
     Reducer = Callable[["np.ndarray"], Mapping[str, "np.ndarray"]]

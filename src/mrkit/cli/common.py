@@ -5,12 +5,12 @@ from __future__ import annotations
 import sys
 from contextlib import contextmanager
 
+from ..errors import MrkitError
+from ..report.output import emit  # noqa: F401  (the commands' one way to print or write a report)
+
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Callable, Iterator
-
-from ..errors import MrkitError
-from ..report.output import emit  # noqa: F401  (the commands' one way to print or write a report)
 
 if TYPE_CHECKING:  # the engine (and numpy) load only when a command scores
     from ..aggregate.corpus import CorpusResult

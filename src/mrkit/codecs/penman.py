@@ -21,13 +21,13 @@ import io
 import os
 import re
 
-TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
-if TYPE_CHECKING:
-    from typing import IO, Iterable, Iterator
-
 from ..errors import InputError
 from ..model.graph import Edge, Graph, Node, Property
 from ._after_import import after_import
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import IO, Iterable, Iterator
 
 
 def _quiet_penman(logging) -> None:

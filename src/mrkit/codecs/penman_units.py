@@ -15,11 +15,11 @@ from __future__ import annotations
 import os
 from array import array
 
+from ..errors import InputError
+
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Iterator
-
-from ..errors import InputError
 
 UNIT = 24
 """Bytes per unit (three int64)."""

@@ -27,10 +27,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
-
 from ..model.amr import NON_INVERTED_OF, is_inverted, normalize_relation
 from ..model.graph import Edge, Graph, Node, Property
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 
 if TYPE_CHECKING:  # the triples module is loaded where triples are made, not at start-up
     from .triples import Triples

@@ -24,12 +24,12 @@ import importlib
 from dataclasses import dataclass, field
 from itertools import islice
 
+from ..errors import MrkitError
+from ..model.graph import Graph
+
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Any, Callable, Iterator, Sequence
-
-from ..errors import MrkitError
-from ..model.graph import Graph
 
 
 @dataclass

@@ -8,15 +8,14 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
+from ..aggregate._lazy import np  # numpy on first use: a small corpus of counts needs none
+from ..aggregate.corpus import Collector, CorpusResult, RowTable
+
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Sequence
 
     from ..aggregate.resampling import Reducer
-
-
-from ..aggregate._lazy import np  # numpy on first use: a small corpus of counts needs none
-from ..aggregate.corpus import Collector, CorpusResult, RowTable
 
 
 @dataclass

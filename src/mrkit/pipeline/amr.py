@@ -27,14 +27,14 @@ from functools import lru_cache, reduce
 from itertools import zip_longest
 from operator import add
 
-TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
-if TYPE_CHECKING:
-    from typing import IO, Callable, Iterable, Iterator
-
 from ..errors import InputError, MrkitError
 from ..model.amr import NON_INVERTED_OF
 from ..model.graph import Graph
 from . import CHUNK, chunked
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import IO, Callable, Iterable, Iterator
 
 if TYPE_CHECKING:  # the engine (and numpy) load only when pairs are scored
     from ..align import AlignConfig

@@ -19,11 +19,11 @@ from __future__ import annotations
 import importlib
 import os
 
+from ..model.amr import NON_INVERTED_OF
+
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Callable
-
-from ..model.amr import NON_INVERTED_OF
 
 # metric -> (module, function of (golds, systems, ids, **options), the keep set of the triples)
 FAST: dict[str, tuple[str, str, Callable[[dict], frozenset[str]]]] = {

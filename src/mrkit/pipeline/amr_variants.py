@@ -16,13 +16,13 @@ collects one summable row per pair in a :class:`~mrkit.aggregate.corpus.Collecto
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
-if TYPE_CHECKING:
-    from typing import Callable, Sequence
-
 from ..errors import MrkitError
 from . import CHUNK, chunked
 from .amr import STDIN, iter_amr_pairs
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Callable, Sequence
 
 if TYPE_CHECKING:
     from ..aggregate.corpus import CorpusResult

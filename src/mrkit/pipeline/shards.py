@@ -19,11 +19,11 @@ import os
 import re
 from dataclasses import dataclass
 
+from ..errors import InputError, MrkitError
+
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Callable, Iterator
-
-from ..errors import InputError, MrkitError
 
 if TYPE_CHECKING:
     from ..aggregate.corpus import CorpusResult

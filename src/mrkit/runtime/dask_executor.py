@@ -29,11 +29,11 @@ from __future__ import annotations
 import os
 from collections import deque
 
+from ..errors import MrkitError
+
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Any, Callable, Iterable, Iterator
-
-from ..errors import MrkitError
 
 INSTALL = "pip install 'mrkit[dask]'"
 

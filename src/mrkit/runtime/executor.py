@@ -17,13 +17,13 @@ from __future__ import annotations
 import os
 from collections import deque
 
+from ..errors import MrkitError
+
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Any, Callable, Iterable, Iterator, Protocol
 else:
     Protocol = object  # Executor below is a protocol for type checkers, a plain base at run time
-
-from ..errors import MrkitError
 
 
 class Executor(Protocol):

@@ -26,10 +26,6 @@ from __future__ import annotations
 
 from collections import deque
 
-TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
-if TYPE_CHECKING:
-    from typing import Sequence
-
 from ...model.amr import NON_INVERTED_OF
 from ...features.triples import Triples, triples
 from ...model.graph import Graph
@@ -38,6 +34,10 @@ from ...aggregate.resampling import prf_reduce
 from ..registry import pair_rows, register
 from ..result import MetricScores, metric_scores
 from ...aggregate.prf import prf
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Sequence
 
 COLUMNS = ("matched", "gold", "system")
 """SEMA's summable row (Smatch's: :data:`mrkit.metrics.amr.smatch_metric.COLUMNS`)."""
