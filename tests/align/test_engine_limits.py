@@ -35,6 +35,9 @@ def test_limited_pair_does_not_depend_on_the_clock(monkeypatch):
     real = time.perf_counter
     start = real()
     monkeypatch.setattr(engine.time, "perf_counter", lambda: start + 3 * (real() - start))
+    # the safety net moved out of reach: on a loaded machine three times the real time of
+    # this run can pass 10 x 0.5 s + 1 s, and the test is about the work limit alone
+    monkeypatch.setattr(engine, "SAFETY_FACTOR", 1000.0)
     slow = align(p, config)
     assert not first.certified and first.method == slow.method == "limit"
     assert list(first.mapping) == list(slow.mapping)
