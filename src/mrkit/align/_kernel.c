@@ -1264,7 +1264,11 @@ static PyObject *k_mapped_stage(PyObject *self, PyObject *args) {
      * Each climb sweep evaluates at most the useful pairs and makes one move, each move
      * gains at least 1 (integral scores), and no climb exceeds the optimum, which is the
      * score if the probe certifies it: at most (restarts + 1) * (score + 1) sweeps. */
-    if (restarts && probe && lag == INFINITY && (double)rn * rn * rm * 10 <= 1e8 && !(limited && 0.0 > left)) {
+    /* Without the probe to follow (too big, a full Lagrangian bound already computed, or
+     * exact "never"), only the restarts could still certify here, rarely: the pair is left
+     * to the engine now, which runs them itself, rather than climbing twice. */
+    if (!(probe && lag == INFINITY && (double)rn * rn * rm * 10 <= 1e8)) goto stage_done;
+    if (restarts && !(limited && 0.0 > left)) {
         double cost_p = 0.1 * 10 * (double)rn * rn * rm;
         double n_useful = 0.0;
         for (size_t k = 0; k < nm; k++) n_useful += useful[k] != 0;
@@ -1292,12 +1296,11 @@ static PyObject *k_mapped_stage(PyObject *self, PyObject *args) {
         if (s2 > score) score = s2;
         if (score >= bound - 1e-9) { certified = 1; goto stage_done; }
     }
-    /* the branch-and-bound would come next: left to the engine (its mapping is needed) */
-    if (lag < INFINITY && (double)rn * rn * rm <= 2e5) goto stage_done;
-    /* engine._lagrangian_probe (exact != "never"; the full Lagrangian stage was skipped) */
-    if (probe && lag == INFINITY) {
+    /* engine._lagrangian_probe (exact != "never"; the full Lagrangian stage was skipped;
+     * no branch-and-bound then: it needs the Lagrangian bound) */
+    {
         double cost_p = 0.1 * 10 * (double)rn * rn * rm;
-        if ((double)rn * rn * rm * 10 > 1e8 || (limited && cost_p > left)) goto stage_done;
+        if (limited && cost_p > left) goto stage_done;
         int lfail = 0;
         double b = lagrangian_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 10,
                                    score + (1.0 - 2e-9), 2000000LL, &lfail);

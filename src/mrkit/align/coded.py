@@ -15,6 +15,8 @@ the score, the restarts could not have changed the mapping (they replace it only
 strictly better one) nor the bound, so the result is the one ``align`` reaches after them;
 if it does not, the restarts and the probe run in ``align``'s order.  The restarts were
 most of a document pair's time (four full climbs that never improve a certified optimum).
+Where no probe can follow (too big for it, or a full Lagrangian bound already computed),
+the stage hands the pair to the engine before the restarts instead of climbing twice.
 """
 
 from __future__ import annotations
