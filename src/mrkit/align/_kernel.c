@@ -5,6 +5,7 @@
  *   climb(...)                      hill-climbing over one-to-one node mappings with restarts
  *   score(...)                      objective value of one mapping
  *   smatch_stage(codes, work)       align()'s stages up to the LP (bounds, climbing, branch-and-bound) on integer-coded Smatch triples
+ *   mapped_stage(codes, allowed, work)  the same under a candidate constraint, with the probe, returning the mapping (document Smatch)
  *
  * Arrays are passed through the buffer protocol (numpy arrays, C-contiguous):
  * float64 for scores, int32 for indices, uint8 for masks.  No numpy headers are
@@ -1049,6 +1050,289 @@ out:
     return result;
 }
 
+/* mapped_stage(codes, allowed, work[, restarts, seed, probe]) -> (score, bound, mapping) | None
+ *
+ * smatch_stage's stages under a candidate constraint, for document Smatch, with the best
+ * mapping returned (the coreference subscore and the chains need it): `codes` as for
+ * smatch_stage; `allowed` the (nA x nB) candidate mask as bytes (None: every pair), which
+ * zeroes U where it is 0 as build_problem() does.  After the stages smatch_stage runs, a
+ * pair that needs engine._branch_and_bound (small problems, whose mapping branch_core does
+ * not keep) is left to the engine; a pair too big for the full Lagrangian stage gets
+ * engine._lagrangian_probe (`probe` true: exact is not "never"): up to 10 subgradient steps,
+ * charged only when they certify.  Returns the certified score, its bound and the mapping
+ * (system index of every gold node, -1 unmapped), as align() computes them, or None when
+ * align() would go on (the caller then runs the whole engine). */
+static PyObject *k_mapped_stage(PyObject *self, PyObject *args) {
+    Py_buffer cb, ab = {0};
+    PyObject *ao;
+    double work;
+    int restarts = 0, probe = 1, have_allowed = 0;
+    unsigned long long seed = 0;
+    if (!PyArg_ParseTuple(args, "y*Od|iKp", &cb, &ao, &work, &restarts, &seed, &probe)) return NULL;
+    const int64_t *c = cb.buf;
+    Py_ssize_t nwords = cb.len / (Py_ssize_t)sizeof(int64_t);
+    if (nwords < 6) { PyBuffer_Release(&cb); PyErr_SetString(PyExc_ValueError, "codes too short"); return NULL; }
+    int nA = (int)c[0], nB = (int)c[1], nEa = (int)c[2], nEb = (int)c[3];
+    int64_t nFa = c[4], nFb = c[5];
+    if (nA < 0 || nB < 0 || nEa < 0 || nEb < 0 || nFa < 0 || nFb < 0
+        || 6 + (nA + 1) + nFa + (nB + 1) + nFb + 3 * (int64_t)nEa + 3 * (int64_t)nEb != nwords) {
+        PyBuffer_Release(&cb);
+        PyErr_SetString(PyExc_ValueError, "codes of the wrong length");
+        return NULL;
+    }
+    size_t nm = (size_t)nA * nB;
+    if (ao != Py_None) {
+        if (get_buf(ao, &ab, 1, (Py_ssize_t)nm, 0, "allowed") < 0) { PyBuffer_Release(&cb); return NULL; }
+        have_allowed = 1;
+    }
+    const int64_t *pa = c + 6, *fa = pa + nA + 1, *pb = fa + nFa, *fb = pb + nB + 1;
+    const int64_t *ea = fb + nFb, *eb = ea + 3 * (int64_t)nEa;
+    int bad = pa[0] != 0 || pa[nA] != nFa || pb[0] != 0 || pb[nB] != nFb;
+    for (int i = 0; i < nA && !bad; i++) bad = pa[i] > pa[i + 1];
+    for (int j = 0; j < nB && !bad; j++) bad = pb[j] > pb[j + 1];
+    for (int64_t k = 0; k < 3 * (int64_t)(nEa + nEb) && !bad; k++) {   /* node ids in range, labels >= 0 */
+        int64_t v = ea[k], lim = (k % 3 == 2) ? INT32_MAX : (k < 3 * (int64_t)nEa ? nA : nB);
+        bad = v < 0 || v >= lim;
+    }
+    {
+        if (bad) {
+            if (have_allowed) PyBuffer_Release(&ab);
+            PyBuffer_Release(&cb);
+            PyErr_SetString(PyExc_ValueError, "codes: a feature list or an edge out of range");
+            return NULL;
+        }
+    }
+    if (nA == 0 || nB == 0) {
+        if (have_allowed) PyBuffer_Release(&ab);
+        PyBuffer_Release(&cb);
+        PyObject *m0 = PyList_New(nA);
+        if (!m0) return NULL;
+        for (int i = 0; i < nA; i++) PyList_SET_ITEM(m0, i, PyLong_FromLong(-1));
+        return Py_BuildValue("ddN", 0.0, 0.0, m0);
+    }
+    double *U = calloc(nm, sizeof(double)), *w = malloc(nm * sizeof(double));
+    uint8_t *allowed = malloc(nm), *useful = malloc(nm);
+    int32_t *cols = malloc(sizeof(int32_t) * (6 * (size_t)(nEa + nEb) + 1));
+    int32_t *labels = malloc(sizeof(int32_t) * ((size_t)(nEa + nEb) + 1));
+    int32_t *mapping = malloc(sizeof(int32_t) * ((size_t)nA + 1));
+    int rn = nA <= nB ? nA : nB, rm = nA <= nB ? nB : nA, transpose = nA > nB;
+    double *cost = malloc(sizeof(double) * nm);
+    int32_t *r2c = malloc(sizeof(int32_t) * ((size_t)rn + 1));
+    PyObject *result = NULL;
+    if (!U || !w || !allowed || !useful || !cols || !labels || !mapping || !cost || !r2c) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    int certified = 0, fail = 0;
+    double score = 0.0, bound = 0.0;
+    Py_BEGIN_ALLOW_THREADS
+    if (have_allowed) {
+        const uint8_t *src = ab.buf;
+        for (size_t k = 0; k < nm; k++) allowed[k] = src[k] != 0;
+    } else {
+        memset(allowed, 1, nm);
+    }
+    /* U: sizes of the intersections of the nodes' sorted feature lists, 0 where not allowed */
+    for (int i = 0; i < nA; i++)
+        for (int j = 0; j < nB; j++) {
+            if (!allowed[(size_t)i * nB + j]) continue;
+            int64_t x = pa[i], xe = pa[i + 1], y = pb[j], ye = pb[j + 1];
+            int shared = 0;
+            while (x < xe && y < ye) {
+                if (fa[x] == fb[y]) { shared++; x++; y++; }
+                else if (fa[x] < fb[y]) x++;
+                else y++;
+            }
+            U[(size_t)i * nB + j] = (double)shared;
+        }
+    /* edge columns with dense label ids */
+    int nE = nEa + nEb, nL = 0;
+    for (int e = 0; e < nEa; e++) labels[e] = (int32_t)ea[3 * e + 2];
+    for (int e = 0; e < nEb; e++) labels[nEa + e] = (int32_t)eb[3 * e + 2];
+    qsort(labels, (size_t)nE, sizeof(int32_t), cmp_i32);
+    for (int k = 0; k < nE; k++)
+        if (k == 0 || labels[k] != labels[k - 1]) labels[nL++] = labels[k];
+    int32_t *as = cols, *at = as + nEa, *al = at + nEa, *bs = al + nEa, *bt = bs + nEb, *bl = bt + nEb;
+    for (int e = 0; e < nE; e++) {
+        const int64_t *src = e < nEa ? ea + 3 * e : eb + 3 * (e - nEa);
+        int32_t lab = (int32_t)src[2];
+        int lo = 0, hi = nL - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (labels[mid] < lab) lo = mid + 1; else hi = mid;
+        }
+        if (e < nEa) { as[e] = (int32_t)src[0]; at[e] = (int32_t)src[1]; al[e] = lo; }
+        else { int f = e - nEa; bs[f] = (int32_t)src[0]; bt[f] = (int32_t)src[1]; bl[f] = lo; }
+    }
+    long edge_bound = weights_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, w, useful, 0);
+    if (edge_bound < 0) { fail = 1; goto stage_done; }
+    /* the trivial bound */
+    double rows = 0.0, colsum = 0.0;
+    for (int i = 0; i < nA; i++) {
+        double mx = U[(size_t)i * nB];
+        for (int j = 1; j < nB; j++) if (U[(size_t)i * nB + j] > mx) mx = U[(size_t)i * nB + j];
+        rows += mx;
+    }
+    for (int j = 0; j < nB; j++) {
+        double mx = U[j];
+        for (int i = 1; i < nA; i++) if (U[(size_t)i * nB + j] > mx) mx = U[(size_t)i * nB + j];
+        colsum += mx;
+    }
+    double trivial = (rows < colsum ? rows : colsum) + (double)edge_bound;
+    /* the budget, as engine.Budget counts it */
+    int limited = work >= 0.0;
+    double left = work;
+    left -= (double)nA * nB + nEa + nEb;
+    double a_cost = 0.1 * rn * rn * rm + (double)nA * nB;
+    if (limited && a_cost > left) goto stage_done;   /* align() takes the greedy start */
+    left -= a_cost;
+    /* the assignment bound and its mapping */
+    for (int a = 0; a < rn; a++)
+        for (int b = 0; b < rm; b++)
+            cost[(size_t)a * rm + b] = -(transpose ? w[(size_t)b * nB + a] : w[(size_t)a * nB + b]);
+    if (hungarian_min(cost, rn, rm, r2c) < 0) { fail = 1; goto stage_done; }
+    double total = 0.0;
+    for (int i = 0; i < nA; i++) mapping[i] = -1;
+    for (int a = 0; a < rn; a++) {
+        int i = transpose ? r2c[a] : a, j = transpose ? a : r2c[a];
+        mapping[i] = j;
+        total += w[(size_t)i * nB + j];
+    }
+    for (int i = 0; i < nA; i++)
+        if (mapping[i] >= 0 && !useful[(size_t)i * nB + mapping[i]]) mapping[i] = -1;
+    bound = floor((total < trivial ? total : trivial) + 1e-9);
+    double target = bound - 1e-9;
+    double ecost = 2.0 + 4.0 * nEa / (double)(nA > 1 ? nA : 1);
+    long long max_evals = LLONG_MAX;
+    if (limited) {
+        double fd = py_floordiv(left > 0.0 ? left : 0.0, ecost);
+        max_evals = fd >= 9.2e18 ? LLONG_MAX : (long long)fd;
+    }
+    long long evals = 0;
+    int used = 0;
+    score = climb_core(U, allowed, useful, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, mapping, 0, 0ULL,
+                       target, max_evals, &evals, &used);
+    if (score == -INFINITY) { fail = 1; goto stage_done; }
+    left -= evals * ecost + nA + nB + nEa;
+    if (score >= target) { certified = 1; goto stage_done; }
+    if (limited && max_evals >= 0 && evals >= max_evals) goto stage_done;   /* stopped: "work" */
+    /* the directed bounds (when affordable; else align() stops uncertified) */
+    if (limited && 2 * a_cost > left) goto stage_done;
+    left -= 2 * a_cost;
+    {
+        double best = INFINITY;
+        for (int mode = 1; mode <= 2; mode++) {
+            if (weights_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, w, useful, mode) < 0) {
+                fail = 1;
+                goto stage_done;
+            }
+            for (int a = 0; a < rn; a++)
+                for (int b = 0; b < rm; b++)
+                    cost[(size_t)a * rm + b] = -(transpose ? w[(size_t)b * nB + a] : w[(size_t)a * nB + b]);
+            if (hungarian_min(cost, rn, rm, r2c) < 0) { fail = 1; goto stage_done; }
+            double t = 0.0;
+            for (int a = 0; a < rn; a++) {
+                int i = transpose ? r2c[a] : a, j = transpose ? a : r2c[a];
+                t += w[(size_t)i * nB + j];
+            }
+            if (t < best) best = t;
+        }
+        bound = floor((bound < best ? bound : best) + 1e-9);
+    }
+    if (score >= bound - 1e-9) { certified = 1; goto stage_done; }
+    /* the Lagrangian bound */
+    double lag = INFINITY;
+    {
+        double lag_work = 50.0 * rn * rn * rm, lag_cost = 0.1 * lag_work;
+        if (lag_work <= 5e7 && !(limited && lag_cost > left)) {
+            left -= lag_cost;
+            if ((double)rn * rn * rm * 50 <= 5e7) {
+                int lfail = 0;
+                lag = lagrangian_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 50,
+                                      score + (1.0 - 2e-9), 2000000LL, &lfail);
+                if (lfail) { fail = 1; goto stage_done; }
+            }
+            bound = floor((bound < lag ? bound : lag) + 1e-9);
+            if (score >= bound - 1e-9) { certified = 1; goto stage_done; }
+        }
+    }
+    /* The probe before the restarts, when it is sure to run after them: if it certifies
+     * the score now, the restarts cannot change the result (they replace the mapping only
+     * by a strictly better one, and none exists; they leave the bound alone), so the
+     * mapping, score and bound are the ones align() reaches after them.  "Sure to run":
+     * an upper bound on the restarts' work still leaves the probe's cost in the budget.
+     * Each climb sweep evaluates at most the useful pairs and makes one move, each move
+     * gains at least 1 (integral scores), and no climb exceeds the optimum, which is the
+     * score if the probe certifies it: at most (restarts + 1) * (score + 1) sweeps. */
+    /* Without the probe to follow (too big, a full Lagrangian bound already computed, or
+     * exact "never"), only the restarts could still certify here, rarely: the pair is left
+     * to the engine now, which runs them itself, rather than climbing twice. */
+    if (!(probe && lag == INFINITY && (double)rn * rn * rm * 10 <= 1e8)) goto stage_done;
+    if (restarts && !(limited && 0.0 > left)) {
+        double cost_p = 0.1 * 10 * (double)rn * rn * rm;
+        double n_useful = 0.0;
+        for (size_t k = 0; k < nm; k++) n_useful += useful[k] != 0;
+        double wmax = ((double)restarts + 1.0) * (score + 1.0) * n_useful * ecost + nA + nB + nEa;
+        if (!limited || left - (1.01 * wmax + 1000.0) >= cost_p) {
+            int lfail = 0;
+            double b = lagrangian_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 10,
+                                       score + (1.0 - 2e-9), 2000000LL, &lfail);
+            if (lfail) { fail = 1; goto stage_done; }
+            b = floor((bound < b ? bound : b) + 1e-9);
+            if (score >= b - 1e-9) { bound = b; certified = 1; goto stage_done; }
+        }
+    }
+    /* seeded restarts from the best mapping (climb_core keeps the best in `mapping`) */
+    if (restarts && !(limited && 0.0 > left)) {
+        long long me = LLONG_MAX;
+        if (limited) {
+            double fd = py_floordiv(left > 0.0 ? left : 0.0, ecost);
+            me = fd >= 9.2e18 ? LLONG_MAX : (long long)fd;
+        }
+        double s2 = climb_core(U, allowed, useful, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, mapping,
+                               restarts, seed & 0xFFFFFFFFFFFFFFFFULL, bound - 1e-9, me, &evals, &used);
+        if (s2 == -INFINITY) { fail = 1; goto stage_done; }
+        left -= evals * ecost + nA + nB + nEa;
+        if (s2 > score) score = s2;
+        if (score >= bound - 1e-9) { certified = 1; goto stage_done; }
+    }
+    /* engine._lagrangian_probe (exact != "never"; the full Lagrangian stage was skipped;
+     * no branch-and-bound then: it needs the Lagrangian bound) */
+    {
+        double cost_p = 0.1 * 10 * (double)rn * rn * rm;
+        if (limited && cost_p > left) goto stage_done;
+        int lfail = 0;
+        double b = lagrangian_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 10,
+                                   score + (1.0 - 2e-9), 2000000LL, &lfail);
+        if (lfail) { fail = 1; goto stage_done; }
+        b = floor((bound < b ? bound : b) + 1e-9);
+        if (score >= b - 1e-9) { bound = b; certified = 1; }
+    }
+stage_done:
+    Py_END_ALLOW_THREADS
+    if (fail) PyErr_NoMemory();
+    else if (certified) {
+        PyObject *ml = PyList_New(nA);
+        if (ml) {
+            for (int i = 0; i < nA; i++) {
+                PyObject *v = PyLong_FromLong(mapping[i]);
+                if (!v) { Py_DECREF(ml); ml = NULL; break; }
+                PyList_SET_ITEM(ml, i, v);
+            }
+        }
+        if (ml) result = Py_BuildValue("ddN", score, bound, ml);
+    } else {
+        result = Py_None;
+        Py_INCREF(result);
+    }
+out:
+    free(U); free(w); free(allowed); free(useful); free(cols); free(labels); free(mapping);
+    free(cost); free(r2c);
+    if (have_allowed) PyBuffer_Release(&ab);
+    PyBuffer_Release(&cb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"lsa", k_lsa, METH_VARARGS, "lsa(weights, n, m, out) -> total: maximum-weight assignment"},
     {"climb", k_climb, METH_VARARGS, "hill-climbing with restarts over one-to-one mappings"},
@@ -1056,6 +1340,9 @@ static PyMethodDef methods[] = {
     {"weights", k_weights, METH_VARARGS, "assignment-bound weights, useful pairs, trivial edge bound"},
     {"smatch_stage", k_smatch_stage, METH_VARARGS,
      "smatch_stage(codes, work[, restarts, seed]) -> score certified by align()'s stages before the LP, or None"},
+    {"mapped_stage", k_mapped_stage, METH_VARARGS,
+     "mapped_stage(codes, allowed, work[, restarts, seed, probe]) -> (score, bound, mapping) certified "
+     "by align()'s stages before the LP (the Lagrangian probe included), or None"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_kernel",

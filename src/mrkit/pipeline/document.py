@@ -129,7 +129,7 @@ def score_documents(gold: str, system: str, config=None, executor=None, *, input
             if progress:
                 progress(1)
     result = collector.result()
-    matched, n_gold, n_system = (float(x) for x in result.table.sum(axis=0))
+    matched, n_gold, n_system = result.column_sums()
     overall = Subscore(matched, int(n_gold), int(n_system))
     result.detail = {
         "overall": overall.to_dict(),

@@ -63,8 +63,9 @@ def graph_entities(g: Graph) -> list[list[tuple]]:
 def ceafe(o):
     """CEAFe as :func:`mrkit.metrics.coref.metrics.ceafe` computes it, with the alignment
     engine's compiled assignment (``_kernel.lsa``) instead of scipy's: document Smatch
-    already has it loaded, and importing scipy.optimize would cost more than scoring."""
-    import numpy as np
+    already has it loaded, and importing scipy.optimize would cost more than scoring.  The
+    similarity matrix is a plain ``array`` (row-major float64): no numpy either."""
+    from array import array
 
     from ...align import _kernel
     from ..coref.metrics import Counts
@@ -73,9 +74,10 @@ def ceafe(o):
     if o.cells:
         rows, cols, n_rows, n_cols = o.cell_positions
         k, r = o.key_sizes, o.response_sizes
-        w = np.zeros((n_rows, n_cols), dtype=np.float64)
-        w[rows, cols] = [2.0 * n / (k[i] + r[j]) for i, j, n in o.cells]
-        total = float(_kernel.lsa(w, n_rows, n_cols, np.full(n_rows, -1, dtype=np.int32)))
+        w = array("d", bytes(8 * n_rows * n_cols))
+        for a, b, (i, j, n) in zip(rows, cols, o.cells):
+            w[a * n_cols + b] = 2.0 * n / (k[i] + r[j])
+        total = float(_kernel.lsa(w, n_rows, n_cols, array("i", [-1]) * n_rows))
     return Counts(total, o.n_key_entities, total, o.n_response_entities)
 
 

@@ -20,15 +20,16 @@ graphs:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ...align import AlignConfig
 from ...features.triples import Triples, triples
 from ...model.graph import Graph
 from ...aggregate.prf import PRF, prf
-from ..amr.smatch import PairScore, align_triples
 from ...features.provenance import CHAIN_LABELS, is_document
+
+if TYPE_CHECKING:
+    import numpy as np
 
 BRIDGE_ROLES = frozenset({"subset", "part"})
 
@@ -53,7 +54,21 @@ class Subscore(PRF):
 
 
 @dataclass
-class DocPairScore(PairScore):
+class DocPairScore(PRF):
+    """Document Smatch of one pair: the fields of
+    :class:`mrkit.metrics.amr.smatch.PairScore` (not its subclass: that module loads numpy
+    and the Python engine, which a document pair certified by the compiled stage never
+    needs), then the subscores."""
+
+    index: int
+    id: str | None
+    matched: float
+    gold: int
+    system: int
+    certified: bool
+    bound: float
+    method: str
+    mapping: dict[str, str | None] = field(default_factory=dict, repr=False)
     coref: Subscore = field(default_factory=Subscore)
     reentrancy: Subscore = field(default_factory=Subscore)
     constrained: bool = False
@@ -62,6 +77,11 @@ class DocPairScore(PairScore):
     """CoNLL-family counts (:mod:`.chains`) of the chains, mentions matched by the alignment."""
     sentence_alignment: list | None = None
     """With sentences aligned by text: the gold sentences (0-based) of every system sentence."""
+
+    @property
+    def f1_bound(self) -> float:
+        """The best F1 any mapping could reach (equals ``f1`` when certified)."""
+        return prf(self.bound, self.gold, self.system)[2]
 
     def to_dict(self) -> dict:
         """The pair's record (``--per-pair``)."""
@@ -77,15 +97,18 @@ class DocPairScore(PairScore):
                    if self.sentence_alignment is not None else {})}
 
 
-def candidate_matrix(ga: Graph, gb: Graph, ta: Triples, tb: Triples) -> np.ndarray | None:
+def candidate_matrix(ga: Graph, gb: Graph, ta: Triples, tb: Triples) -> "np.ndarray | None":
     """The sentence-provenance candidate constraint, or None for sentence graphs.
 
     A node may go to a node that shares one of its sentences; the document root only to
     the document root; a node of unknown sentence (empty provenance) to any node but the
     root.  Sentence numbers are renumbered densely, so a large number in the input costs
-    nothing."""
+    nothing.  (:func:`mrkit.metrics.document.candidates.candidate_mask` is the same
+    constraint as bytes, without numpy.)"""
     if not (is_document(ga) and is_document(gb)):
         return None
+    import numpy as np
+
     na, nb = len(ta.variables), len(tb.variables)
     ra, rb = ga.tops[0] if ga.tops else None, gb.tops[0] if gb.tops else None
     cols = {k: c for c, k in enumerate(sorted({k for g in (ga, gb) for n in g.nodes.values()
@@ -185,7 +208,7 @@ def reentrancy_triples(t: Triples) -> set[tuple]:
     return {("rel", s, r, o) for s, r, o in reentrant_relations(t)}
 
 
-def _mapped(triple: tuple, m: np.ndarray) -> tuple | None:
+def _mapped(triple: tuple, m) -> tuple | None:
     if triple[0] == "rel":
         _, s, r, o = triple
         return None if m[s] < 0 or m[o] < 0 else ("rel", int(m[s]), r, int(m[o]))
@@ -193,11 +216,35 @@ def _mapped(triple: tuple, m: np.ndarray) -> tuple | None:
     return None if m[i] < 0 else ("inst", int(m[i]), c)
 
 
-def subscore(sel_a: set[tuple], sel_b: set[tuple], mapping: np.ndarray) -> Subscore:
-    """Triples of ``sel_a`` whose image under ``mapping`` is in ``sel_b`` are correct
-    (``sel_b`` holds system triples, so the image is a matched triple)."""
+def subscore(sel_a: set[tuple], sel_b: set[tuple], mapping) -> Subscore:
+    """Triples of ``sel_a`` whose image under ``mapping`` (a sequence: the system index of
+    every gold node, or -1) is in ``sel_b`` are correct (``sel_b`` holds system triples,
+    so the image is a matched triple)."""
     hit = sum(1 for x in sel_a if _mapped(x, mapping) in sel_b)
     return Subscore(hit, len(sel_a), len(sel_b))
+
+
+def align_documents(gold: Graph, system: Graph, ta: Triples, tb: Triples, config: AlignConfig):
+    """``(alignment, constrained)``: the Smatch alignment of two graphs' triples under the
+    sentence constraint (``constrained``: both are document graphs).
+
+    The compiled stage first (:func:`mrkit.align.coded.align_coded`: the engine's stages
+    before the LP, its Lagrangian probe included, on integer codes, without numpy); when
+    it does not certify the pair, the whole engine on the same problem
+    (:func:`mrkit.metrics.amr.smatch.align_triples`), which reaches the same result for
+    every pair the compiled stage certifies.  ``MRKIT_NO_FAST_DOCSMATCH`` forces the
+    engine."""
+    from ...align.coded import align_coded
+    from ...features.smatch_codes import smatch_codes
+    from .candidates import candidate_mask
+
+    mask = candidate_mask(gold, system, ta, tb)
+    res = align_coded(smatch_codes(ta, tb), mask, config)
+    if res is None:
+        from ..amr.smatch import align_triples
+
+        res = align_triples(ta, tb, config, candidate_matrix(gold, system, ta, tb))
+    return res, mask is not None
 
 
 def docsmatch_pair(gold: Graph, system: Graph, config: AlignConfig = AlignConfig(),
@@ -215,8 +262,7 @@ def docsmatch_pair(gold: Graph, system: Graph, config: AlignConfig = AlignConfig
         sentence_alignment = align_by_text(gold_texts, sentence_texts(system))
         system = regroup(system, sentence_alignment, len(gold_texts))
     ta, tb = triples(gold), triples(system)
-    allowed = candidate_matrix(gold, system, ta, tb)
-    res = align_triples(ta, tb, config, allowed)
+    res, constrained = align_documents(gold, system, ta, tb, config)
     m = res.mapping
     mapping = {ta.variables[i]: (tb.variables[j] if j >= 0 else None) for i, j in enumerate(m)}
     ca, cb = coref_triples(gold, ta), coref_triples(system, tb)
@@ -229,7 +275,7 @@ def docsmatch_pair(gold: Graph, system: Graph, config: AlignConfig = AlignConfig
 
     chains = chain_counts(gold, system, ta.variables, tb.variables, m)
     return DocPairScore(index, gold.id, res.score, len(ta), len(tb), res.certified, res.bound,
-                        res.method, mapping, coref, reent, allowed is not None, parts, chains,
+                        res.method, mapping, coref, reent, constrained, parts, chains,
                         sentence_alignment)
 
 
