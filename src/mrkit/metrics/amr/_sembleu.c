@@ -177,9 +177,90 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------ coded pairs
+ *
+ *   sembleu_codes(codes, pairs, k) -> bytes of int64, 2k + 2 per pair (the row of
+ *                                     sembleu_row); -1 in the first column: not counted
+ *                                     here (a refused pair; the caller counts it)
+ *
+ * sembleu_row of many pairs given by the int64 codes of
+ * mrkit.features._triples.pair_codes (see _codes.h).  The n-grams pack string numbers
+ * into 21-bit fields: a pair with a number of 2^21 or more is left to the caller. */
+
+#include "_codes.h"
+
+/* G of a coded graph (g_free frees it); 0 ok, -1 memory */
+static int g_build_codes(G *g, const cgraph *c) {
+    memset(g, 0, sizeof(*g));
+    int64_t n, m;
+    if (cg_arrays(c, &n, &m, &g->label, &g->es, &g->er, &g->et) < 0) return -1;
+    g->n = (Py_ssize_t)n;
+    g->m = (Py_ssize_t)m;
+    g->off = calloc(g->n + 2, sizeof(Py_ssize_t));
+    g->out = malloc(sizeof(Py_ssize_t) * (g->m + 1));
+    Py_ssize_t *fill = malloc(sizeof(Py_ssize_t) * (g->n + 1));
+    if (!g->off || !g->out || !fill) { free(fill); return -1; }
+    Py_ssize_t e;
+    for (e = 0; e < g->m; e++) g->off[g->es[e] + 1]++;
+    for (Py_ssize_t v = 0; v < g->n; v++) g->off[v + 1] += g->off[v];
+    memcpy(fill, g->off, sizeof(Py_ssize_t) * (g->n + 1));
+    for (e = 0; e < g->m; e++) g->out[fill[g->es[e]]++] = e;
+    free(fill);
+    return 0;
+}
+
+static int too_big(const G *g) {
+    for (Py_ssize_t v = 0; v < g->n; v++) if (g->label[v] >= ((int64_t)1 << 21)) return 1;
+    for (Py_ssize_t e = 0; e < g->m; e++) if (g->er[e] >= ((int64_t)1 << 21)) return 1;
+    return 0;
+}
+
+static PyObject *k_codes(PyObject *self, PyObject *args) {
+    PyObject *codes;
+    Py_ssize_t pairs;
+    int k;
+    if (!PyArg_ParseTuple(args, "O!ni", &PyBytes_Type, &codes, &pairs, &k)) return NULL;
+    if (pairs < 0 || k < 1 || k > 3) return codes_malformed();
+    const int64_t *p = (const int64_t *)PyBytes_AS_STRING(codes);
+    const int64_t *end = p + PyBytes_GET_SIZE(codes) / (Py_ssize_t)sizeof(int64_t);
+    Py_ssize_t w = 2 * k + 2;
+    PyObject *res = PyBytes_FromStringAndSize(NULL, pairs * w * (Py_ssize_t)sizeof(int64_t));
+    if (!res) return NULL;
+    int64_t *o = (int64_t *)PyBytes_AS_STRING(res);
+    memset(o, 0, (size_t)(pairs * w) * sizeof(int64_t));
+    for (Py_ssize_t q = 0; q < pairs; q++) {
+        cgraph ca, cb;
+        int64_t *row = o + q * w;
+        if (cg_read(&p, end, &ca) < 0 || cg_read(&p, end, &cb) < 0) { Py_DECREF(res); return codes_malformed(); }
+        if (ca.n < 0 || cb.n < 0) { row[0] = -1; continue; }
+        G a, b;
+        int fail = 0;
+        if (g_build_codes(&a, &ca) < 0) { memset(&b, 0, sizeof(b)); fail = 1; }
+        else if (g_build_codes(&b, &cb) < 0) fail = 1;
+        if (!fail && (too_big(&a) || too_big(&b))) { row[0] = -1; g_free(&a); g_free(&b); continue; }
+        for (int n = 1; n <= k && !fail; n++) {
+            Py_ssize_t cr, ch;
+            Key *ref = grams(&a, n, &cr);
+            Key *hyp = ref ? grams(&b, n, &ch) : NULL;
+            if (!ref || !hyp) { free(ref); fail = 1; break; }
+            row[n - 1] = clipped(ref, cr, hyp, ch);
+            row[k + n - 1] = ch;
+            free(ref); free(hyp);
+        }
+        row[2 * k] = b.n + b.m;
+        row[2 * k + 1] = a.n + a.m;
+        g_free(&a); g_free(&b);
+        if (fail) { Py_DECREF(res); if (!PyErr_Occurred()) PyErr_NoMemory(); return NULL; }
+    }
+    if (p != end) { Py_DECREF(res); return codes_malformed(); }
+    return res;
+}
+
 static PyMethodDef methods[] = {
     {"sembleu_row", k_row, METH_VARARGS,
      "sembleu_row(n_a, instances_a, attributes_a, relations_a, n_b, ..., k): SemBLEU row of one pair, or None"},
+    {"sembleu_codes", k_codes, METH_VARARGS,
+     "sembleu_codes(codes, pairs, k) -> bytes of int64 rows (2k + 2 per pair; -1 first: not counted)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_sembleu",

@@ -115,6 +115,31 @@ def sema_from_triples(golds: Sequence[Triples], systems: Sequence[Triples], ids:
     return _result(pair_rows(sema_triple_counts, golds, systems, executor), ids)
 
 
+def sema_from_counts(counts: list, ids: Sequence[str | None]) -> MetricScores:
+    """:func:`sema_metric` from the ``(matched, gold, system)`` row of every pair (the
+    compiled corpus path, :mod:`mrkit.pipeline.amr_metrics`): the same result."""
+    return _result(counts, ids)
+
+
+def sema_codes(codes: bytes, pairs: int) -> list | None:
+    """The ``(matched, gold, system)`` rows of ``pairs`` pairs given by the int64 codes of
+    :func:`mrkit.features.triples.pair_codes`, counted by the compiled twin of
+    :func:`sema_triple_counts` (``mrkit.metrics.amr._sema``); ``None`` in place of a pair
+    it leaves to the caller (a refused block).  ``None`` when the kernel is not built or
+    ``MRKIT_PURE_SEMA`` is set."""
+    from .kernels import compiled
+
+    fn = compiled("mrkit.metrics.amr._sema", "sema_codes", "MRKIT_PURE_SEMA")
+    if fn is None:
+        return None
+    from array import array
+
+    a = array("q")
+    a.frombytes(fn(codes, pairs))
+    rows = list(zip(a[0::3], a[1::3], a[2::3]))
+    return [None if r[0] < 0 else r for r in rows]
+
+
 def _result(counts: list, ids: Sequence[str | None]) -> MetricScores:
     res = metric_scores("sema", counts, ids, prf_reduce, COLUMNS)
     m, gt, st = (sum(c[k] for c in counts) for k in range(3))

@@ -349,6 +349,32 @@ def sembleu_from_triples(golds: Sequence[Triples], systems: Sequence[Triples], i
     return _result(rows, ids, k, w, reference)
 
 
+def sembleu_from_rows(rows: list, ids: Sequence[str | None], k: int = 3,
+                      weights: Sequence[float] | None = None, reference: bool = False) -> MetricScores:
+    """:func:`sembleu_metric` from the :func:`sembleu_row` of every pair (the compiled
+    corpus path): the same result."""
+    return _result(rows, ids, k, _weights(k, weights, reference), reference)
+
+
+def sembleu_codes(codes: bytes, pairs: int, k: int) -> list | None:
+    """The :func:`sembleu_row` (mrkit's view, n-grams up to ``k``) of ``pairs`` pairs given
+    by the int64 codes of :func:`mrkit.features.triples.pair_codes`, by
+    ``mrkit.metrics.amr._sembleu.sembleu_codes``; ``None`` in place of a pair it leaves to
+    the caller.  ``None`` when the kernel is not built or ``MRKIT_PURE_SEMBLEU`` is set."""
+    from .kernels import compiled
+
+    fn = compiled("mrkit.metrics.amr._sembleu", "sembleu_codes", "MRKIT_PURE_SEMBLEU")
+    if fn is None:
+        return None
+    from array import array
+
+    a = array("q")
+    a.frombytes(fn(codes, pairs, k))
+    w = 2 * k + 2
+    rows = [a[i:i + w].tolist() for i in range(0, len(a), w)]
+    return [None if r[0] < 0 else r for r in rows]
+
+
 def _result(rows: list, ids: Sequence[str | None], k: int, w: tuple, reference: bool) -> MetricScores:
     details = {"k": k, "weights": list(w)}
     if reference:

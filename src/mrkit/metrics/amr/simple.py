@@ -64,3 +64,26 @@ def simple_from_triples(golds: Sequence[Triples], systems: Sequence[Triples], id
     check_pairs(golds, systems)
     per = pair_rows(simple_triples_pair, golds, systems, executor, bags=bags)
     return mean_scores("simple", per, ids, {"bags": bags, "corpus": "mean of pairs"})
+
+
+def simple_from_scores(per: Sequence[float], ids: Sequence[str | None], bags: bool = False) -> MetricScores:
+    """:func:`simple_metric` from the score of every pair (the compiled corpus path)."""
+    return mean_scores("simple", per, ids, {"bags": bags, "corpus": "mean of pairs"})
+
+
+def simple_codes(codes: bytes, pairs: int, bags: bool = False) -> list | None:
+    """The score of ``pairs`` pairs given by the int64 codes of
+    :func:`mrkit.features.triples.pair_codes`, by the compiled twin of
+    :func:`simple_triples_pair` (``mrkit.metrics.amr._simple``); ``None`` in place of a
+    pair it leaves to the caller.  ``None`` when the kernel is not built or
+    ``MRKIT_PURE_SIMPLE`` is set."""
+    from .kernels import compiled
+
+    fn = compiled("mrkit.metrics.amr._simple", "simple_codes", "MRKIT_PURE_SIMPLE")
+    if fn is None:
+        return None
+    from array import array
+
+    a = array("d")
+    a.frombytes(fn(codes, pairs, bags))
+    return [None if x != x else x for x in a]
