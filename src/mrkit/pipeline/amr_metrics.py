@@ -141,13 +141,17 @@ class _Declined(Exception):
     """A compiled kernel is missing (or switched off): the triples path runs instead."""
 
 
-def _sema_fast(o):
+# Each metric of the coded path: whether its options have a kernel; the kernel of (codes,
+# pairs, options) -> a flat array.array, `width` values per pair, a pair it leaves to the
+# caller marked by a negative or NaN first value; the per-pair function of (gold Triples,
+# system Triples, options) -> those values (the triples path's); the result of (columns,
+# ids, options).
+
+
+def _always(o) -> bool:
     return True
 
 
-# metric -> (whether its options have a kernel, kernel of (codes, pairs, options),
-#            per-pair function of (gold Triples, system Triples, options),
-#            result of (values, ids, options))
 def _sema_kernel(codes, pairs, o):
     from ..metrics.amr.sema import sema_codes
     return sema_codes(codes, pairs)
@@ -158,9 +162,9 @@ def _sema_pair(a, b, o):
     return sema_triple_counts(a, b)
 
 
-def _sema_result(values, ids, o):
-    from ..metrics.amr.sema import sema_from_counts
-    return sema_from_counts(values, ids)
+def _sema_result(columns, ids, o):
+    from ..metrics.amr.sema import sema_from_columns
+    return sema_from_columns(columns, ids)
 
 
 def _simple_kernel(codes, pairs, o):
@@ -170,12 +174,12 @@ def _simple_kernel(codes, pairs, o):
 
 def _simple_pair(a, b, o):
     from ..metrics.amr.simple import simple_triples_pair
-    return simple_triples_pair(a, b, o.get("bags", False))
+    return (simple_triples_pair(a, b, o.get("bags", False)),)
 
 
-def _simple_result(values, ids, o):
+def _simple_result(columns, ids, o):
     from ..metrics.amr.simple import simple_from_scores
-    return simple_from_scores(values, ids, o.get("bags", False))
+    return simple_from_scores(columns[0], ids, o.get("bags", False))
 
 
 def _wlk_kernel(codes, pairs, o):
@@ -185,12 +189,12 @@ def _wlk_kernel(codes, pairs, o):
 
 def _wlk_pair(a, b, o):
     from ..metrics.amr.wlk import wlk_triples_pair
-    return wlk_triples_pair(a, b, o.get("k", 2), False)
+    return (wlk_triples_pair(a, b, o.get("k", 2), False),)
 
 
-def _wlk_result(values, ids, o):
+def _wlk_result(columns, ids, o):
     from ..metrics.amr.wlk import wlk_from_scores
-    return wlk_from_scores(values, ids, o.get("k", 2), False)
+    return wlk_from_scores(columns[0], ids, o.get("k", 2), False)
 
 
 def _sembleu_width(o) -> int:
@@ -208,9 +212,9 @@ def _sembleu_pair(a, b, o):
     return sembleu_triples_row(a, b, _sembleu_width(o), False)
 
 
-def _sembleu_result(values, ids, o):
-    from ..metrics.amr.sembleu import sembleu_from_rows
-    return sembleu_from_rows(values, ids, o.get("k", 3), o.get("weights"), False)
+def _sembleu_result(columns, ids, o):
+    from ..metrics.amr.sembleu import sembleu_from_columns
+    return sembleu_from_columns(columns, ids, o.get("k", 3), o.get("weights"))
 
 
 def _sembleu_fast(o) -> bool:
@@ -223,12 +227,15 @@ def _sembleu_fast(o) -> bool:
 
 
 CODED = {
-    "sema": (_sema_fast, _sema_kernel, _sema_pair, _sema_result),
-    "simple": (_sema_fast, _simple_kernel, _simple_pair, _simple_result),
-    "wlk": (lambda o: not o.get("edge_to_node") and o.get("k", 2) >= 0, _wlk_kernel, _wlk_pair, _wlk_result),
-    "sembleu": (_sembleu_fast, _sembleu_kernel, _sembleu_pair, _sembleu_result),
+    "sema": (_always, _sema_kernel, _sema_pair, _sema_result, lambda o: 3),
+    "simple": (_always, _simple_kernel, _simple_pair, _simple_result, lambda o: 1),
+    "wlk": (lambda o: not o.get("edge_to_node") and o.get("k", 2) >= 0, _wlk_kernel, _wlk_pair, _wlk_result,
+            lambda o: 1),
+    "sembleu": (_sembleu_fast, _sembleu_kernel, _sembleu_pair, _sembleu_result,
+                lambda o: 2 * _sembleu_width(o) + 2),
 }
-"""The metrics counted over the whole corpus in C (for the options named), and how."""
+"""The metrics counted over the whole corpus in C (for the options named), and how:
+(options have a kernel, kernel, per-pair function, result, values per pair)."""
 
 BATCH = 4096
 """Pairs per call of the compiled reader and kernels."""
@@ -279,22 +286,23 @@ def _pair_batches(gold: str, system: str):
 def score_coded(metric: str, gold: str, system: str, keep: frozenset[str], executor=None, **options):
     """Metric ``metric`` (one of :data:`CODED`) of two PENMAN files counted in C over the
     whole corpus: the blocks go to :func:`mrkit.features.triples.pair_codes` a batch at a
-    time, its codes to the metric's kernel, and the counts or scores straight to the
-    metric's result, with no Python object per triple or graph.  A pair the reader or the
-    kernel leaves alone is read and counted as the triples path does (the same errors, in
-    the same order).  Raises :class:`_Declined` when a compiled piece is missing,
-    :class:`_General` when the general path must run; the same result as the triples path
-    (``tests/pipeline/test_amr_metrics.py``)."""
+    time, its codes to the metric's kernel, and the kernel's flat array of counts or
+    scores, as columns, straight to the metric's result (a
+    :class:`~mrkit.aggregate.columns.ColumnTable`), with no Python object per triple,
+    graph or pair.  A pair the reader or the kernel leaves alone is read and counted as
+    the triples path does (the same errors, in the same order).  Raises
+    :class:`_Declined` when a compiled piece is missing, :class:`_General` when the
+    general path must run; the same result as the triples path
+    (``tests/pipeline/test_amr_metrics_coded.py``)."""
+    from array import array
+
     from ..features.triples import pair_codes
 
-    _, kernel, per_pair, result = CODED[metric]
+    _, kernel, per_pair, result, width = CODED[metric]
+    w = width(options)
     glabel, slabel = str(gold), str(system)
-    values: list = []
+    flat = None
     ids: list = []
-
-    def read(label: str, start: int, text: str, k: int):
-        return _read_block(label, start, text, k, keep)
-
     for gtexts, stexts, gblocks, sblocks in _pair_batches(gold, system):
         coded = pair_codes(gtexts, stexts, keep)
         if coded is None:
@@ -303,15 +311,18 @@ def score_coded(metric: str, gold: str, system: str, keep: frozenset[str], execu
         vals = kernel(codes, len(gtexts), options)
         if vals is None:
             raise _Declined
-        base = len(values)
-        for i, v in enumerate(vals):
-            if v is None:  # refused or left by the kernel: the triples path's way
-                k = base + i
-                gid, a = read(glabel, gblocks[i][0], gblocks[i][1], k)
-                _, b = read(slabel, sblocks[i][0], sblocks[i][1], k)
-                bids[i] = gid
-                vals[i] = per_pair(a, b, options)
-        values.extend(vals)
+        base = len(ids)
+        firsts = vals[0::w]
+        for i in [i for i, x in enumerate(firsts) if not x >= 0]:  # negative or NaN: left to us
+            gid, a = _read_block(glabel, gblocks[i][0], gblocks[i][1], base + i, keep)
+            _, b = _read_block(slabel, sblocks[i][0], sblocks[i][1], base + i, keep)
+            bids[i] = gid
+            vals[i * w:(i + 1) * w] = array(vals.typecode, per_pair(a, b, options))
+        if flat is None:
+            flat = vals
+        else:
+            flat.extend(vals)
         base1 = base + 1
         ids.extend([str(base1 + i) if x is None else x for i, x in enumerate(bids)])
-    return result(values, ids, options)
+    columns = [flat[j::w] for j in range(w)]
+    return result(columns, ids, options)

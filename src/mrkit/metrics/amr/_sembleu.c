@@ -256,11 +256,109 @@ static PyObject *k_codes(PyObject *self, PyObject *args) {
     return res;
 }
 
+/* ------------------------------------------------------------ per-pair BLEU
+ *
+ *   bleu_f1(columns, weights) -> bytes of double, one per row
+ *
+ * sembleu.bleu_scalar_reducer(weights) of every row of the 2K + 2 columns (int64 buffers:
+ * matches of orders 1..K, totals of orders 1..K, system length, gold length; K =
+ * len(weights)), in the same double operations in the same order (pow, log and exp of the
+ * C library, which Python's float ** and math module call too), tested to the bit against
+ * the Python. */
+
+#include <math.h>
+
+static double bleu_row(const double *s, int K, const double *weights) {
+    const double *num = s, *den = s + K;
+    double hyp = s[2 * K], ref = s[2 * K + 1];
+    int ok = hyp > 0 && num[0] > 0;
+    int max_gram = 0;
+    for (int n = 1; n <= K; n++) {
+        int v = den[n - 1] > 0 ? n : 0;
+        if (v > max_gram) max_gram = v;
+    }
+    int reweigh = max_gram < K;
+    double safe_gram = (double)(max_gram > 1 ? max_gram : 1);
+    double safe_hyp = hyp > 0 ? hyp : 1.0;
+    double bp = hyp > ref ? 1.0 : exp(1.0 - ref / safe_hyp);
+    double logs = 0.0, inc = 1.0;
+    for (int n = 1; n <= K; n++) {
+        int active = ok && n <= (reweigh ? max_gram : K);
+        double w = reweigh ? 1.0 / safe_gram : weights[n - 1];
+        int zero = num[n - 1] == 0;
+        double p;
+        if (zero) {
+            double d = den[n - 1] > 1.0 ? den[n - 1] : 1.0;
+            p = 1.0 / (pow(2.0, inc) * d);
+        } else {
+            p = num[n - 1] / (den[n - 1] > 0 ? den[n - 1] : 1.0);
+        }
+        inc = inc + (zero && active ? 1.0 : 0.0);
+        if (active) logs = logs + w * log(p);
+    }
+    if (ok) return bp * exp(logs);
+    return hyp == 0 ? (ref == 0 ? 1.0 : 0.0) : 0.0;
+}
+
+static PyObject *k_bleu_f1(PyObject *self, PyObject *args) {
+    PyObject *cols, *wobj;
+    if (!PyArg_ParseTuple(args, "OO", &cols, &wobj)) return NULL;
+    PyObject *wl = PySequence_Fast(wobj, "weights: a sequence");
+    if (!wl) return NULL;
+    Py_ssize_t K = PySequence_Fast_GET_SIZE(wl);
+    if (K < 1 || K > 64) { Py_DECREF(wl); PyErr_SetString(PyExc_ValueError, "bleu_f1: 1 to 64 weights"); return NULL; }
+    double weights[64];
+    for (Py_ssize_t n = 0; n < K; n++) {
+        weights[n] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(wl, n));
+        if (weights[n] == -1.0 && PyErr_Occurred()) { Py_DECREF(wl); return NULL; }
+    }
+    Py_DECREF(wl);
+    PyObject *cl = PySequence_Fast(cols, "columns: a sequence");
+    if (!cl) return NULL;
+    Py_ssize_t W = 2 * K + 2;
+    if (PySequence_Fast_GET_SIZE(cl) != W) {
+        Py_DECREF(cl);
+        PyErr_SetString(PyExc_ValueError, "bleu_f1: 2 len(weights) + 2 columns");
+        return NULL;
+    }
+    Py_buffer views[130];
+    Py_ssize_t got = 0, rows = -1;
+    PyObject *res = NULL;
+    for (; got < W; got++) {
+        if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(cl, got), &views[got], PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+            goto done;
+        Py_buffer *v = &views[got];
+        if (v->itemsize != 8 || !v->format || (strcmp(v->format, "q") != 0 && strcmp(v->format, "l") != 0)) {
+            got++;
+            PyErr_SetString(PyExc_ValueError, "bleu_f1: columns of int64");
+            goto done;
+        }
+        Py_ssize_t r = v->len / 8;
+        if (rows >= 0 && r != rows) { got++; PyErr_SetString(PyExc_ValueError, "bleu_f1: columns of different lengths"); goto done; }
+        rows = r;
+    }
+    if (rows < 0) rows = 0;
+    res = PyBytes_FromStringAndSize(NULL, rows * (Py_ssize_t)sizeof(double));
+    if (!res) goto done;
+    double *o = (double *)PyBytes_AS_STRING(res);
+    double s[130];
+    for (Py_ssize_t i = 0; i < rows; i++) {
+        for (Py_ssize_t j = 0; j < W; j++) s[j] = (double)((const int64_t *)views[j].buf)[i];
+        o[i] = bleu_row(s, (int)K, weights);
+    }
+done:
+    for (Py_ssize_t j = 0; j < got; j++) PyBuffer_Release(&views[j]);
+    Py_DECREF(cl);
+    return res;
+}
+
 static PyMethodDef methods[] = {
     {"sembleu_row", k_row, METH_VARARGS,
      "sembleu_row(n_a, instances_a, attributes_a, relations_a, n_b, ..., k): SemBLEU row of one pair, or None"},
     {"sembleu_codes", k_codes, METH_VARARGS,
      "sembleu_codes(codes, pairs, k) -> bytes of int64 rows (2k + 2 per pair; -1 first: not counted)"},
+    {"bleu_f1", k_bleu_f1, METH_VARARGS,
+     "bleu_f1(columns, weights) -> bytes of double: bleu_scalar_reducer(weights) of every row"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_sembleu",

@@ -33,7 +33,7 @@ from ...model.graph import Graph
 from ...features.labelled import check_pairs
 from ...aggregate.resampling import prf_reduce
 from ..registry import pair_rows, register
-from ..result import MetricScores, metric_scores
+from ..result import MetricScores, column_scores, metric_scores
 from ...aggregate.prf import prf
 
 COLUMNS = ("matched", "gold", "system")
@@ -115,18 +115,23 @@ def sema_from_triples(golds: Sequence[Triples], systems: Sequence[Triples], ids:
     return _result(pair_rows(sema_triple_counts, golds, systems, executor), ids)
 
 
-def sema_from_counts(counts: list, ids: Sequence[str | None]) -> MetricScores:
-    """:func:`sema_metric` from the ``(matched, gold, system)`` row of every pair (the
-    compiled corpus path, :mod:`mrkit.pipeline.amr_metrics`): the same result."""
-    return _result(counts, ids)
+def sema_from_columns(columns, ids: Sequence[str | None]) -> MetricScores:
+    """:func:`sema_metric` from the columns (``array.array`` of int64: matched, gold,
+    system) of the pairs (the compiled corpus path, :mod:`mrkit.pipeline.amr_metrics`):
+    the same result."""
+    res = column_scores("sema", columns, ids, prf_reduce, COLUMNS)
+    m, gt, st = (sum(c) for c in columns)
+    res.detail.update(precision=res.precision, recall=res.recall, matched=m, gold_triples=gt,
+                      system_triples=st)
+    return res
 
 
-def sema_codes(codes: bytes, pairs: int) -> list | None:
-    """The ``(matched, gold, system)`` rows of ``pairs`` pairs given by the int64 codes of
+def sema_codes(codes: bytes, pairs: int):
+    """The rows ``(matched, gold, system)`` of ``pairs`` pairs given by the int64 codes of
     :func:`mrkit.features.triples.pair_codes`, counted by the compiled twin of
-    :func:`sema_triple_counts` (``mrkit.metrics.amr._sema``); ``None`` in place of a pair
-    it leaves to the caller (a refused block).  ``None`` when the kernel is not built or
-    ``MRKIT_PURE_SEMA`` is set."""
+    :func:`sema_triple_counts` (``mrkit.metrics.amr._sema``): one flat ``array.array`` of
+    int64, 3 per pair, -1s for a pair left to the caller (a refused block).  ``None`` when
+    the kernel is not built or ``MRKIT_PURE_SEMA`` is set."""
     from .kernels import compiled
 
     fn = compiled("mrkit.metrics.amr._sema", "sema_codes", "MRKIT_PURE_SEMA")
@@ -136,8 +141,7 @@ def sema_codes(codes: bytes, pairs: int) -> list | None:
 
     a = array("q")
     a.frombytes(fn(codes, pairs))
-    rows = list(zip(a[0::3], a[1::3], a[2::3]))
-    return [None if r[0] < 0 else r for r in rows]
+    return a
 
 
 def _result(counts: list, ids: Sequence[str | None]) -> MetricScores:
