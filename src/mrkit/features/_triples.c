@@ -178,7 +178,8 @@ static void next_token(lexer *lx) {
         p++;
         while (p < n && S(p) != '\n' && S(p) != '\r') {
             Py_UCS4 d = S(p);
-            if ((d < ' ' && d != '\t') || d == 0x7f || Py_UNICODE_ISLINEBREAK(d)) {
+            /* (the line breaks below 128 are control characters: tested first) */
+            if ((d < ' ' && d != '\t') || d == 0x7f || (d >= 128 && Py_UNICODE_ISLINEBREAK(d))) {
                 lx->type = T_BAD;
                 return;
             }
@@ -190,7 +191,7 @@ static void next_token(lexer *lx) {
         for (;;) {
             if (p >= n || S(p) == '\n' || S(p) == '\r') { lx->type = T_BAD; return; }
             Py_UCS4 d = S(p);
-            if (Py_UNICODE_ISLINEBREAK(d)) { lx->type = T_BAD; return; }   /* splitlines() splits */
+            if ((d < ' ' || d >= 128) && Py_UNICODE_ISLINEBREAK(d)) { lx->type = T_BAD; return; }   /* splitlines() splits */
             if (d == '\\') {
                 if (p + 1 >= n || Py_UNICODE_ISLINEBREAK(S(p + 1))) { lx->type = T_BAD; return; }
                 p += 2;
@@ -322,9 +323,10 @@ static int read_graph(PyObject *block, graph_t *g, int want_id) {
             if (lx.type != T_SLASH) goto out;
             next_token(&lx);
             if (lx.type != T_SYMBOL && lx.type != T_STRING) goto out;
+            size_t ncap_was = ncap;
             GROW(g->var_a, ncap, (size_t)g->n_nodes, Py_ssize_t);
             /* the four node arrays share one capacity */
-            {
+            if (ncap != ncap_was) {
                 Py_ssize_t *t;
                 if (!(t = realloc(g->var_b, ncap * sizeof *t))) goto nomem;
                 g->var_b = t;
@@ -866,29 +868,51 @@ out:
  * has n = -1 in both headers (all counts 0) and its index in `refused`.  `ids`: the gold
  * block's `# ::id` value per pair (None without one, or when refused). */
 
+/* the scratch space of graph_codes, kept from graph to graph of one pair_codes call */
+typedef struct {
+    strtab vars;                 /* the variables of the graph (emptied per graph) */
+    int64_t *att, *rel, *sorted;
+    uint8_t *dup;
+    size_t cap;                  /* records of 4 int64 that att, rel and sorted hold */
+} scratch_t;
+
+static void scratch_free(scratch_t *w) {
+    st_free(&w->vars);
+    free(w->att); free(w->rel); free(w->sorted); free(w->dup);
+}
+
 static int graph_codes(PyObject *block, graph_t *g, strtab *words, PyObject *keep, vec_t *out,
-                       char **tmp, size_t *tcap, char **rbuf) {
+                       char **tmp, size_t *tcap, char **rbuf, scratch_t *w) {
     /* 1 written; 0 refused (nothing written); -1 Python error */
     const int kind = PyUnicode_KIND(block);
     const void *data = PyUnicode_DATA(block);
     int n = g->n_nodes;
-    strtab vars;
-    int64_t *att = NULL, *rel = NULL, *sorted = NULL;
-    uint8_t *dup = NULL;
+    strtab *vs = &w->vars;
     size_t na = 0, nr = 0, start = out->n;
     int rv = -1;
-    if (st_init(&vars, 64, 256) < 0) { PyErr_NoMemory(); return -1; }
-    att = malloc(sizeof(int64_t) * 4 * ((size_t)g->n_br + 1));
-    rel = malloc(sizeof(int64_t) * 4 * ((size_t)g->n_br + 1));
-    sorted = malloc(sizeof(int64_t) * 4 * ((size_t)g->n_br + 1));
-    dup = calloc((size_t)g->n_br + 1, 1);
-    if (!att || !rel || !sorted || !dup) { PyErr_NoMemory(); goto done; }
+    /* empty the variable table (its slots only: the strings are overwritten) */
+    memset(vs->slots, 0, sizeof(int32_t) * (size_t)vs->nslots);
+    vs->n = 0;
+    vs->len = 0;
+    if ((size_t)g->n_br + 1 > w->cap) {
+        size_t c = ((size_t)g->n_br + 1) * 2;
+        free(w->att); free(w->rel); free(w->sorted); free(w->dup);
+        w->att = malloc(sizeof(int64_t) * 4 * c);
+        w->rel = malloc(sizeof(int64_t) * 4 * c);
+        w->sorted = malloc(sizeof(int64_t) * 4 * c);
+        w->dup = malloc(c);
+        w->cap = (w->att && w->rel && w->sorted && w->dup) ? c : 0;
+        if (!w->cap) { PyErr_NoMemory(); return -1; }
+    }
+    int64_t *att = w->att, *rel = w->rel, *sorted = w->sorted;
+    uint8_t *dup = w->dup;
+    memset(dup, 0, (size_t)g->n_br + 1);
     for (int i = 0; i < n; i++) {
-        int before = vars.n;
-        int id = text_id(&vars, kind, data, g->var_a[i], g->var_b[i], 0, 0, 0, tmp, tcap);
+        int before = vs->n;
+        int id = text_id(vs, kind, data, g->var_a[i], g->var_b[i], 0, 0, 0, tmp, tcap);
         if (id == -1) { PyErr_NoMemory(); goto done; }
         if (id < 0) goto done;
-        if (vars.n == before) { rv = 0; goto done; }   /* defined twice */
+        if (vs->n == before) { rv = 0; goto done; }   /* defined twice */
     }
     /* header, filled below */
     for (int q = 0; q < 5; q++)
@@ -906,7 +930,7 @@ static int graph_codes(PyObject *block, graph_t *g, strtab *words, PyObject *kee
         if (role < 0) goto done;
         int target = br->child;
         if (target < 0 && !br->quoted) {
-            int id = text_id(&vars, kind, data, br->va, br->vb, 0, 0, 1, tmp, tcap);
+            int id = text_id(vs, kind, data, br->va, br->vb, 0, 0, 1, tmp, tcap);
             if (id == -1) { PyErr_NoMemory(); goto done; }
             if (id == -2) goto done;
             if (id >= 0) target = id;
@@ -979,8 +1003,6 @@ static int graph_codes(PyObject *block, graph_t *g, strtab *words, PyObject *kee
     rv = 1;
 done:
     if (rv != 1) out->n = start;
-    st_free(&vars);
-    free(att); free(rel); free(sorted); free(dup);
     return rv;
 }
 
@@ -998,7 +1020,10 @@ static PyObject *t_pair_codes(PyObject *self, PyObject *args) {
     vec_t out = {0};
     char *tmp = NULL, *rbuf = NULL;
     size_t tcap = 0;
+    scratch_t w;
+    memset(&w, 0, sizeof w);
     if (st_init(&words, 1024, 16384) < 0) { PyErr_NoMemory(); return NULL; }
+    if (st_init(&w.vars, 64, 256) < 0) { st_free(&words); st_free(&w.vars); PyErr_NoMemory(); return NULL; }
     if (st_id(&words, "", 0) != 0) { PyErr_NoMemory(); goto out; }
     if (!(ids = PyList_New(np)) || !(refused = PyList_New(0))) goto out;
     for (Py_ssize_t k = 0; k < np; k++) {
@@ -1010,7 +1035,7 @@ static PyObject *t_pair_codes(PyObject *self, PyObject *args) {
             graph_t g;
             int r = read_graph(blocks[side], &g, side == 0);
             if (r < 0) { graph_free(&g); goto out; }
-            if (r > 0) r = graph_codes(blocks[side], &g, &words, keep, &out, &tmp, &tcap, &rbuf);
+            if (r > 0) r = graph_codes(blocks[side], &g, &words, keep, &out, &tmp, &tcap, &rbuf, &w);
             if (r < 0) { graph_free(&g); goto out; }
             if (r == 0) ok = 0;
             else if (side == 0 && g.id) { id = g.id; Py_INCREF(id); }
@@ -1039,6 +1064,7 @@ static PyObject *t_pair_codes(PyObject *self, PyObject *args) {
 out:
     Py_XDECREF(ids); Py_XDECREF(refused);
     st_free(&words);
+    scratch_free(&w);
     free(out.v); free(tmp); free(rbuf);
     return result;
 }
