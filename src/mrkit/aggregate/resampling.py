@@ -173,7 +173,9 @@ def _prf_scalar(sums) -> dict[str, float]:
 def _prf_columns(columns) -> dict[str, list[float]]:
     """:func:`_prf_scalar` of every row of the columns (matched, gold, system) at once
     (:class:`mrkit.aggregate.columns.ColumnTable`): the same operations, the same bits."""
-    m, g, s = ([float(x) for x in c] for c in columns)
+    # int64 columns stay ints: int / int of values below 2**53 is the division of their
+    # exact doubles, as the scalar's float / float
+    m, g, s = (c if getattr(c, "typecode", None) == "q" else [float(x) for x in c] for c in columns)
     return {
         "precision": [mi / si if si > 0 else (1.0 if gi == 0 else 0.0) for mi, gi, si in zip(m, g, s)],
         "recall": [mi / gi if gi > 0 else (1.0 if si == 0 else 0.0) for mi, gi, si in zip(m, g, s)],
