@@ -41,6 +41,22 @@ static void g_free(G *g) {
 }
 
 
+/* the out-edge lists (CSR) of g, whose n, m, label, es, er, et are set; 0 ok, -1 memory
+ * (no exception set) */
+static int g_finish(G *g) {
+    g->off = calloc(g->n + 2, sizeof(Py_ssize_t));
+    g->out = malloc(sizeof(Py_ssize_t) * (g->m + 1));
+    Py_ssize_t *fill = malloc(sizeof(Py_ssize_t) * (g->n + 1));
+    if (!g->off || !g->out || !fill) { free(fill); return -1; }
+    Py_ssize_t e;
+    for (e = 0; e < g->m; e++) g->off[g->es[e] + 1]++;
+    for (Py_ssize_t v = 0; v < g->n; v++) g->off[v + 1] += g->off[v];
+    memcpy(fill, g->off, sizeof(Py_ssize_t) * (g->n + 1));
+    for (e = 0; e < g->m; e++) g->out[fill[g->es[e]]++] = e;
+    free(fill);
+    return 0;
+}
+
 /* 1 ok, 0 not our shape (no exception), -1 error */
 static int g_build(G *g, PyObject *nobj, PyObject *inst, PyObject *attr, PyObject *rel, PyObject *strings,
                    int64_t empty) {
@@ -48,17 +64,7 @@ static int g_build(G *g, PyObject *nobj, PyObject *inst, PyObject *attr, PyObjec
     int rc = read_triple_arrays(nobj, inst, attr, rel, strings, empty, &g->n, &g->m,
                                 &g->label, &g->es, &g->er, &g->et);
     if (rc != 1) return rc;
-    g->off = calloc(g->n + 2, sizeof(Py_ssize_t));
-    g->out = malloc(sizeof(Py_ssize_t) * (g->m + 1));
-    if (!g->off || !g->out) { PyErr_NoMemory(); return -1; }
-    Py_ssize_t e;
-    for (e = 0; e < g->m; e++) g->off[g->es[e] + 1]++;
-    for (Py_ssize_t v = 0; v < g->n; v++) g->off[v + 1] += g->off[v];
-    Py_ssize_t *fill = malloc(sizeof(Py_ssize_t) * (g->n + 1));
-    if (!fill) { PyErr_NoMemory(); return -1; }
-    memcpy(fill, g->off, sizeof(Py_ssize_t) * (g->n + 1));
-    for (e = 0; e < g->m; e++) g->out[fill[g->es[e]]++] = e;
-    free(fill);
+    if (g_finish(g) < 0) { PyErr_NoMemory(); return -1; }
     return 1;
 }
 
@@ -196,17 +202,7 @@ static int g_build_codes(G *g, const cgraph *c) {
     if (cg_arrays(c, &n, &m, &g->label, &g->es, &g->er, &g->et) < 0) return -1;
     g->n = (Py_ssize_t)n;
     g->m = (Py_ssize_t)m;
-    g->off = calloc(g->n + 2, sizeof(Py_ssize_t));
-    g->out = malloc(sizeof(Py_ssize_t) * (g->m + 1));
-    Py_ssize_t *fill = malloc(sizeof(Py_ssize_t) * (g->n + 1));
-    if (!g->off || !g->out || !fill) { free(fill); return -1; }
-    Py_ssize_t e;
-    for (e = 0; e < g->m; e++) g->off[g->es[e] + 1]++;
-    for (Py_ssize_t v = 0; v < g->n; v++) g->off[v + 1] += g->off[v];
-    memcpy(fill, g->off, sizeof(Py_ssize_t) * (g->n + 1));
-    for (e = 0; e < g->m; e++) g->out[fill[g->es[e]]++] = e;
-    free(fill);
-    return 0;
+    return g_finish(g);
 }
 
 static int too_big(const G *g) {

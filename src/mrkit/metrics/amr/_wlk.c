@@ -43,22 +43,17 @@ static void g_free(G *g) {
 }
 
 
-/* 1 ok, 0 not our shape (no exception), -1 error */
-static int g_build(G *g, PyObject *nobj, PyObject *inst, PyObject *attr, PyObject *rel, PyObject *strings,
-                   int64_t empty) {
-    memset(g, 0, sizeof(*g));
-    int rc = read_triple_arrays(nobj, inst, attr, rel, strings, empty, &g->n, &g->m,
-                                &g->label, &g->es, &g->er, &g->et);
-    if (rc != 1) return rc;
+/* the neighbour lists (CSR, both directions) and round-0 buffer of g, whose n, m, label,
+ * es, er, et are set; 0 ok, -1 memory (no exception set) */
+static int g_finish(G *g) {
     g->off = calloc(g->n + 2, sizeof(Py_ssize_t));
     g->nb = malloc(sizeof(int64_t) * (4 * g->m + 1));
     g->trip = malloc(sizeof(uint64_t) * (g->m + 1));
-    if (!g->off || !g->nb || !g->trip) { PyErr_NoMemory(); return -1; }
+    Py_ssize_t *fill = malloc(sizeof(Py_ssize_t) * (g->n + 1));
+    if (!g->off || !g->nb || !g->trip || !fill) { free(fill); return -1; }
     Py_ssize_t e;
     for (e = 0; e < g->m; e++) { g->off[g->es[e] + 1]++; g->off[g->et[e] + 1]++; }
     for (Py_ssize_t v = 0; v < g->n; v++) g->off[v + 1] += g->off[v];
-    Py_ssize_t *fill = malloc(sizeof(Py_ssize_t) * (g->n + 1));
-    if (!fill) { PyErr_NoMemory(); return -1; }
     memcpy(fill, g->off, sizeof(Py_ssize_t) * (g->n + 1));
     for (e = 0; e < g->m; e++) {
         Py_ssize_t p = fill[g->es[e]]++;
@@ -67,6 +62,17 @@ static int g_build(G *g, PyObject *nobj, PyObject *inst, PyObject *attr, PyObjec
         g->nb[2 * p] = g->er[e]; g->nb[2 * p + 1] = g->es[e];
     }
     free(fill);
+    return 0;
+}
+
+/* 1 ok, 0 not our shape (no exception), -1 error */
+static int g_build(G *g, PyObject *nobj, PyObject *inst, PyObject *attr, PyObject *rel, PyObject *strings,
+                   int64_t empty) {
+    memset(g, 0, sizeof(*g));
+    int rc = read_triple_arrays(nobj, inst, attr, rel, strings, empty, &g->n, &g->m,
+                                &g->label, &g->es, &g->er, &g->et);
+    if (rc != 1) return rc;
+    if (g_finish(g) < 0) { PyErr_NoMemory(); return -1; }
     return 1;
 }
 
@@ -309,23 +315,7 @@ static int g_build_codes(G *g, const cgraph *c) {
     if (cg_arrays(c, &n, &m, &g->label, &g->es, &g->er, &g->et) < 0) return -1;
     g->n = (Py_ssize_t)n;
     g->m = (Py_ssize_t)m;
-    g->off = calloc(g->n + 2, sizeof(Py_ssize_t));
-    g->nb = malloc(sizeof(int64_t) * (4 * g->m + 1));
-    g->trip = malloc(sizeof(uint64_t) * (g->m + 1));
-    Py_ssize_t *fill = malloc(sizeof(Py_ssize_t) * (g->n + 1));
-    if (!g->off || !g->nb || !g->trip || !fill) { free(fill); return -1; }
-    Py_ssize_t e;
-    for (e = 0; e < g->m; e++) { g->off[g->es[e] + 1]++; g->off[g->et[e] + 1]++; }
-    for (Py_ssize_t v = 0; v < g->n; v++) g->off[v + 1] += g->off[v];
-    memcpy(fill, g->off, sizeof(Py_ssize_t) * (g->n + 1));
-    for (e = 0; e < g->m; e++) {
-        Py_ssize_t p = fill[g->es[e]]++;
-        g->nb[2 * p] = g->er[e]; g->nb[2 * p + 1] = g->et[e];
-        p = fill[g->et[e]]++;
-        g->nb[2 * p] = g->er[e]; g->nb[2 * p + 1] = g->es[e];
-    }
-    free(fill);
-    return 0;
+    return g_finish(g);
 }
 
 /* renumber the strings (labels and roles) of a and b densely from 0 when one is 2^21 or
