@@ -1,5 +1,6 @@
 """`mrkit score` with the counting metrics on a small corpus loads no numpy (SEMA and
-SemBLEU: integer rows summarised in plain Python), and its output is the numpy path's."""
+SemBLEU: integer rows summarised in plain Python; WLK and SIMPLE: their scores as a
+ColumnTable, summed in row order), and its output is the numpy path's."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ print("NUMPY" if "numpy" in sys.modules else "NO-NUMPY")
 """
 
 
-@pytest.mark.parametrize("metric", ["sema", "sembleu"])
+@pytest.mark.parametrize("metric", ["sema", "sembleu", "wlk", "simple"])
 def test_counting_metrics_load_no_numpy_on_small_corpora(metric):
     import mrkit
 

@@ -117,6 +117,13 @@ class RowTable:
         return tuple(float(sum(row[j] for row in self.rows)) for j in range(self.width))
 
 
+def _plain_sums(table: RowTable) -> bool:
+    """Whether the plain-Python column sums of ``table`` have numpy's bits: integer
+    counts (exact), or a :class:`~mrkit.aggregate.columns.ColumnTable` (sums in row
+    order, as numpy adds along axis 0)."""
+    return getattr(table, "sequential_sums", False) or table.integral()
+
+
 @dataclass
 class CorpusResult:
     """Scores of one metric on a corpus of pairs (see the module docstring)."""
@@ -152,14 +159,14 @@ class CorpusResult:
         :class:`RowTable`) and numpy is not loaded anyway, else None."""
         scalar = getattr(self.reduce, "scalar", None)
         table = self._raw("table")
-        if scalar is not None and isinstance(table, RowTable) and not numpy_loaded() and table.integral():
+        if scalar is not None and isinstance(table, RowTable) and not numpy_loaded() and _plain_sums(table):
             return scalar
         return None
 
     def column_sums(self) -> tuple[float, ...]:
         """The sum of every column of :attr:`table` (plain Python for a small table)."""
         table = self._raw("table")
-        if isinstance(table, RowTable) and not numpy_loaded() and table.integral():
+        if isinstance(table, RowTable) and not numpy_loaded() and _plain_sums(table):
             return table.column_sums()
         return tuple(float(x) for x in np.asarray(table).sum(axis=0))
 
@@ -180,10 +187,13 @@ class CorpusResult:
             return self.per_pair()
         table = self._raw("table")
         if getattr(table, "_values", None) is None or table._values[0] is not scalar:
-            out: dict[str, list[float]] = {k: [] for k in scalar((0.0,) * table.width)}
-            for row in table.rows:
-                for k, v in scalar(row).items():
-                    out[k].append(v)
+            values_of = getattr(table, "values_of", None)  # a ColumnTable: whole columns
+            out = values_of(scalar) if values_of is not None else None
+            if out is None:
+                out = {k: [] for k in scalar((0.0,) * table.width)}
+                for row in table.rows:
+                    for k, v in scalar(row).items():
+                        out[k].append(v)
             table._values = (scalar, out)
         return table._values[1]
 

@@ -182,7 +182,21 @@ def _prf_scalar(sums) -> dict[str, float]:
     return {"precision": p, "recall": r, "f1": f}
 
 
+def _prf_columns(columns) -> dict[str, list[float]]:
+    """:func:`_prf_scalar` of every row of the columns (matched, gold, system) at once
+    (:class:`mrkit.aggregate.columns.ColumnTable`): the same operations, the same bits."""
+    # int64 columns stay ints: int / int of values below 2**53 is the division of their
+    # exact doubles, as the scalar's float / float
+    m, g, s = (c if getattr(c, "typecode", None) == "q" else [float(x) for x in c] for c in columns)
+    return {
+        "precision": [mi / si if si > 0 else (1.0 if gi == 0 else 0.0) for mi, gi, si in zip(m, g, s)],
+        "recall": [mi / gi if gi > 0 else (1.0 if si == 0 else 0.0) for mi, gi, si in zip(m, g, s)],
+        "f1": [2 * mi / (gi + si) if gi + si > 0 else 1.0 for mi, gi, si in zip(m, g, s)],
+    }
+
+
 prf_reduce.scalar = _prf_scalar  # what mrkit.aggregate.corpus uses for small tables
+_prf_scalar.columns = _prf_columns
 
 
 def mean_reduce(sums: np.ndarray) -> dict[str, np.ndarray]:
@@ -190,6 +204,21 @@ def mean_reduce(sums: np.ndarray) -> dict[str, np.ndarray]:
     sums = np.asarray(sums, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         return {"f1": np.where(sums[..., 1] > 0, sums[..., 0] / np.where(sums[..., 1] > 0, sums[..., 1], 1), np.nan)}
+
+
+def _mean_scalar(sums) -> dict[str, float]:
+    """:func:`mean_reduce` of one row of sums, in plain Python (the same bits)."""
+    total, weight = (float(x) for x in sums)
+    return {"f1": total / weight if weight > 0 else float("nan")}
+
+
+def _mean_columns(columns) -> dict[str, list[float]]:
+    """:func:`_mean_scalar` of every row of the columns (score, weight) at once."""
+    return {"f1": [float(x) / float(w) if w > 0 else float("nan") for x, w in zip(*columns)]}
+
+
+mean_reduce.scalar = _mean_scalar
+_mean_scalar.columns = _mean_columns
 
 
 def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:

@@ -178,7 +178,8 @@ static void next_token(lexer *lx) {
         p++;
         while (p < n && S(p) != '\n' && S(p) != '\r') {
             Py_UCS4 d = S(p);
-            if ((d < ' ' && d != '\t') || d == 0x7f || Py_UNICODE_ISLINEBREAK(d)) {
+            /* (the line breaks below 128 are control characters: tested first) */
+            if ((d < ' ' && d != '\t') || d == 0x7f || (d >= 128 && Py_UNICODE_ISLINEBREAK(d))) {
                 lx->type = T_BAD;
                 return;
             }
@@ -190,7 +191,7 @@ static void next_token(lexer *lx) {
         for (;;) {
             if (p >= n || S(p) == '\n' || S(p) == '\r') { lx->type = T_BAD; return; }
             Py_UCS4 d = S(p);
-            if (Py_UNICODE_ISLINEBREAK(d)) { lx->type = T_BAD; return; }   /* splitlines() splits */
+            if ((d < ' ' || d >= 128) && Py_UNICODE_ISLINEBREAK(d)) { lx->type = T_BAD; return; }   /* splitlines() splits */
             if (d == '\\') {
                 if (p + 1 >= n || Py_UNICODE_ISLINEBREAK(S(p + 1))) { lx->type = T_BAD; return; }
                 p += 2;
@@ -322,9 +323,10 @@ static int read_graph(PyObject *block, graph_t *g, int want_id) {
             if (lx.type != T_SLASH) goto out;
             next_token(&lx);
             if (lx.type != T_SYMBOL && lx.type != T_STRING) goto out;
+            size_t ncap_was = ncap;
             GROW(g->var_a, ncap, (size_t)g->n_nodes, Py_ssize_t);
             /* the four node arrays share one capacity */
-            {
+            if (ncap != ncap_was) {
                 Py_ssize_t *t;
                 if (!(t = realloc(g->var_b, ncap * sizeof *t))) goto nomem;
                 g->var_b = t;
@@ -847,11 +849,233 @@ out:
     return result;
 }
 
+/* ------------------------------------------------------------ coded corpus
+ *
+ *   pair_codes(gold_blocks, system_blocks, keep) -> (ids, codes, refused)
+ *
+ * The Smatch triples of many pairs of PENMAN blocks (two lists of equal length, block k
+ * of each list is pair k) as one bytes of int64, for the compiled counting of the label
+ * metrics (SEMA, SemBLEU, WLK, SIMPLE: mrkit.pipeline.amr_metrics) with no Python object
+ * per graph or triple.  Per pair, the gold graph then the system graph, each
+ *
+ *   n, n_inst, n_attr, n_rel, n_tops, (i, concept)*, (i, role, value)*, (s, role, t)*, top*
+ *
+ * in exactly the order of block_triples (and so of features/triples.py's Triples).  All
+ * strings of the call are numbered by one table: equal numbers exactly for equal strings.
+ * String 0 is "" (the label of a node without concept); roles are numbered as ":" + role
+ * (so a role's number equals a label's exactly when SIMPLE's label ":role" equals it).
+ * A pair one of whose blocks the reader leaves to the general path (see block_triples)
+ * has n = -1 in both headers (all counts 0) and its index in `refused`.  `ids`: the gold
+ * block's `# ::id` value per pair (None without one, or when refused). */
+
+/* the scratch space of graph_codes, kept from graph to graph of one pair_codes call */
+typedef struct {
+    strtab vars;                 /* the variables of the graph (emptied per graph) */
+    int64_t *att, *rel, *sorted;
+    uint8_t *dup;
+    size_t cap;                  /* records of 4 int64 that att, rel and sorted hold */
+} scratch_t;
+
+static void scratch_free(scratch_t *w) {
+    st_free(&w->vars);
+    free(w->att); free(w->rel); free(w->sorted); free(w->dup);
+}
+
+static int graph_codes(PyObject *block, graph_t *g, strtab *words, PyObject *keep, vec_t *out,
+                       char **tmp, size_t *tcap, char **rbuf, scratch_t *w) {
+    /* 1 written; 0 refused (nothing written); -1 Python error */
+    const int kind = PyUnicode_KIND(block);
+    const void *data = PyUnicode_DATA(block);
+    int n = g->n_nodes;
+    strtab *vs = &w->vars;
+    size_t na = 0, nr = 0, start = out->n;
+    int rv = -1;
+    /* empty the variable table (its slots only: the strings are overwritten) */
+    memset(vs->slots, 0, sizeof(int32_t) * (size_t)vs->nslots);
+    vs->n = 0;
+    vs->len = 0;
+    if ((size_t)g->n_br + 1 > w->cap) {
+        size_t c = ((size_t)g->n_br + 1) * 2;
+        free(w->att); free(w->rel); free(w->sorted); free(w->dup);
+        w->att = malloc(sizeof(int64_t) * 4 * c);
+        w->rel = malloc(sizeof(int64_t) * 4 * c);
+        w->sorted = malloc(sizeof(int64_t) * 4 * c);
+        w->dup = malloc(c);
+        w->cap = (w->att && w->rel && w->sorted && w->dup) ? c : 0;
+        if (!w->cap) { PyErr_NoMemory(); return -1; }
+    }
+    int64_t *att = w->att, *rel = w->rel, *sorted = w->sorted;
+    uint8_t *dup = w->dup;
+    memset(dup, 0, (size_t)g->n_br + 1);
+    for (int i = 0; i < n; i++) {
+        int before = vs->n;
+        int id = text_id(vs, kind, data, g->var_a[i], g->var_b[i], 0, 0, 0, tmp, tcap);
+        if (id == -1) { PyErr_NoMemory(); goto done; }
+        if (id < 0) goto done;
+        if (vs->n == before) { rv = 0; goto done; }   /* defined twice */
+    }
+    /* header, filled below */
+    for (int q = 0; q < 5; q++)
+        if (vpush(out, 0) < 0) { PyErr_NoMemory(); goto done; }
+    for (int i = 0; i < n; i++) {
+        int c = text_id(words, kind, data, g->con_a[i], g->con_b[i], 0, 1, 0, tmp, tcap);
+        if (c == -1) { PyErr_NoMemory(); goto done; }
+        if (c < 0) goto done;
+        if (vpush(out, i) < 0 || vpush(out, c) < 0) { PyErr_NoMemory(); goto done; }
+    }
+    for (int k = 0; k < g->n_br; k++) {
+        branch_t *br = &g->br[k];
+        int role = text_id(words, kind, data, br->ra, br->rb, 0, 1, 0, tmp, tcap);
+        if (role == -1) { PyErr_NoMemory(); goto done; }
+        if (role < 0) goto done;
+        int target = br->child;
+        if (target < 0 && !br->quoted) {
+            int id = text_id(vs, kind, data, br->va, br->vb, 0, 0, 1, tmp, tcap);
+            if (id == -1) { PyErr_NoMemory(); goto done; }
+            if (id == -2) goto done;
+            if (id >= 0) target = id;
+        }
+        size_t rl = (size_t)words->slen[role];
+        int src = br->node, tgt = target;
+        size_t keep_len = rl;   /* the role's length after de-inversion */
+        if (target >= 0 && rl > 3 && memcmp(words->buf + words->off[role] + rl - 3, "-of", 3) == 0) {
+            int kept = 0;
+            for (Py_ssize_t q = 0; q < PyTuple_GET_SIZE(keep); q++) {
+                Py_ssize_t kl;
+                const char *ks = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(keep, q), &kl);
+                if (!ks) goto done;
+                if ((size_t)kl == rl && memcmp(ks, words->buf + words->off[role], rl) == 0) { kept = 1; break; }
+            }
+            if (!kept) { keep_len = rl - 3; src = target; tgt = br->node; }
+        }
+        /* the number of ":" + role (the table may move: copy first) */
+        char *nb = realloc(*rbuf, keep_len + 1);
+        if (!nb) { PyErr_NoMemory(); goto done; }
+        *rbuf = nb;
+        nb[0] = ':';
+        memcpy(nb + 1, words->buf + words->off[role], keep_len);
+        int crole = st_id(words, nb, keep_len + 1);
+        if (crole < 0) { PyErr_NoMemory(); goto done; }
+        if (target < 0) {
+            int v = text_id(words, kind, data, br->va, br->vb, br->quoted, 1, 0, tmp, tcap);
+            if (v == -1) { PyErr_NoMemory(); goto done; }
+            if (v < 0) goto done;
+            int64_t *a = att + 4 * na++;
+            a[0] = br->node; a[1] = crole; a[2] = v; a[3] = k;
+            continue;
+        }
+        int64_t *e = rel + 4 * nr++;
+        e[0] = src; e[1] = crole; e[2] = tgt; e[3] = k;
+    }
+    /* attributes: duplicates dropped, then node by node in written order */
+    qsort(att, na, 4 * sizeof(int64_t), cmp_i64x4);
+    size_t m = 0;
+    for (size_t k = 0; k < na; k++) {
+        if (k > 0 && memcmp(att + 4 * k, att + 4 * (k - 1), 3 * sizeof(int64_t)) == 0) continue;
+        if (m != k) memcpy(att + 4 * m, att + 4 * k, 4 * sizeof(int64_t));
+        m++;
+    }
+    qsort(att, m, 4 * sizeof(int64_t), cmp_node_pos);
+    for (size_t k = 0; k < m; k++)
+        if (vpush(out, att[4 * k]) < 0 || vpush(out, att[4 * k + 1]) < 0 || vpush(out, att[4 * k + 2]) < 0) {
+            PyErr_NoMemory(); goto done;
+        }
+    /* relations: distinct (source, role, target), each where it is first written */
+    memcpy(sorted, rel, sizeof(int64_t) * 4 * nr);
+    for (size_t k = 0; k < nr; k++) sorted[4 * k + 3] = (int64_t)k;
+    qsort(sorted, nr, 4 * sizeof(int64_t), cmp_i64x4);
+    for (size_t k = 1; k < nr; k++)
+        if (memcmp(sorted + 4 * k, sorted + 4 * (k - 1), 3 * sizeof(int64_t)) == 0) dup[sorted[4 * k + 3]] = 1;
+    size_t nrel = 0;
+    for (size_t k = 0; k < nr; k++) {
+        if (dup[k]) continue;
+        if (vpush(out, rel[4 * k]) < 0 || vpush(out, rel[4 * k + 1]) < 0 || vpush(out, rel[4 * k + 2]) < 0) {
+            PyErr_NoMemory(); goto done;
+        }
+        nrel++;
+    }
+    if (n > 0 && vpush(out, 0) < 0) { PyErr_NoMemory(); goto done; }
+    out->v[start] = n;
+    out->v[start + 1] = n;
+    out->v[start + 2] = (int64_t)m;
+    out->v[start + 3] = (int64_t)nrel;
+    out->v[start + 4] = n > 0 ? 1 : 0;
+    rv = 1;
+done:
+    if (rv != 1) out->n = start;
+    return rv;
+}
+
+static PyObject *t_pair_codes(PyObject *self, PyObject *args) {
+    PyObject *golds, *systems, *keep;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyList_Type, &golds, &PyList_Type, &systems, &PyTuple_Type, &keep))
+        return NULL;
+    Py_ssize_t np = PyList_GET_SIZE(golds);
+    if (PyList_GET_SIZE(systems) != np) {
+        PyErr_SetString(PyExc_ValueError, "pair_codes: lists of different lengths");
+        return NULL;
+    }
+    PyObject *ids = NULL, *refused = NULL, *result = NULL;
+    strtab words;
+    vec_t out = {0};
+    char *tmp = NULL, *rbuf = NULL;
+    size_t tcap = 0;
+    scratch_t w;
+    memset(&w, 0, sizeof w);
+    if (st_init(&words, 1024, 16384) < 0) { PyErr_NoMemory(); return NULL; }
+    if (st_init(&w.vars, 64, 256) < 0) { st_free(&words); st_free(&w.vars); PyErr_NoMemory(); return NULL; }
+    if (st_id(&words, "", 0) != 0) { PyErr_NoMemory(); goto out; }
+    if (!(ids = PyList_New(np)) || !(refused = PyList_New(0))) goto out;
+    for (Py_ssize_t k = 0; k < np; k++) {
+        PyObject *blocks[2] = {PyList_GET_ITEM(golds, k), PyList_GET_ITEM(systems, k)};
+        size_t start = out.n;
+        int ok = 1;
+        PyObject *id = NULL;
+        for (int side = 0; side < 2 && ok; side++) {
+            graph_t g;
+            int r = read_graph(blocks[side], &g, side == 0);
+            if (r < 0) { graph_free(&g); goto out; }
+            if (r > 0) r = graph_codes(blocks[side], &g, &words, keep, &out, &tmp, &tcap, &rbuf, &w);
+            if (r < 0) { graph_free(&g); goto out; }
+            if (r == 0) ok = 0;
+            else if (side == 0 && g.id) { id = g.id; Py_INCREF(id); }
+            graph_free(&g);
+        }
+        if (!ok) {
+            Py_CLEAR(id);
+            out.n = start;
+            for (int q = 0; q < 10; q++)
+                if (vpush(&out, q % 5 == 0 ? -1 : 0) < 0) { PyErr_NoMemory(); goto out; }
+            PyObject *kk = PyLong_FromSsize_t(k);
+            if (!kk) goto out;
+            int bad = PyList_Append(refused, kk);
+            Py_DECREF(kk);
+            if (bad) goto out;
+        }
+        if (!id) { id = Py_None; Py_INCREF(id); }
+        PyList_SET_ITEM(ids, k, id);
+    }
+    {
+        PyObject *codes = PyBytes_FromStringAndSize(out.n ? (const char *)out.v : NULL,
+                                                    (Py_ssize_t)(out.n * sizeof(int64_t)));
+        if (!codes) goto out;
+        result = Py_BuildValue("(ONO)", ids, codes, refused);
+    }
+out:
+    Py_XDECREF(ids); Py_XDECREF(refused);
+    st_free(&words);
+    scratch_free(&w);
+    free(out.v); free(tmp); free(rbuf);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"code_pair", t_code_pair, METH_VARARGS,
      "code_pair(gold_block, system_block, keep) -> (id, n_gold, n_system, codes) | None"},
     {"block_triples", t_block_triples, METH_VARARGS,
      "block_triples(block, keep) -> (id, variables, instances, attributes, relations, tops) | None"},
+    {"pair_codes", t_pair_codes, METH_VARARGS,
+     "pair_codes(gold_blocks, system_blocks, keep) -> (ids, codes, refused): int64-coded triples of many pairs"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_triples",

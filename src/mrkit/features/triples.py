@@ -114,3 +114,33 @@ def _block_triples():
             fn = None
         _FN.append(None if os.environ.get("MRKIT_PURE_PENMAN") else fn)
     return _FN[0]
+
+
+def pair_codes(golds: list[str], systems: list[str], keep: frozenset[str] = NON_INVERTED_OF):
+    """``(ids, codes, refused)`` of many pairs of PENMAN blocks (``golds[k]``,
+    ``systems[k]``), read by the compiled reader (:mod:`mrkit.features._triples`,
+    ``pair_codes``) into one bytes of int64 with no Python object per graph or triple: per
+    pair, the gold then the system graph's :class:`Triples` as numbers (see the C file;
+    the same triples as :func:`block_triples`, tested).  ``refused``: the pairs a block of
+    which the reader leaves to the general path.  ``None`` when the compiled reader is
+    missing or ``MRKIT_PURE_PENMAN`` or ``MRKIT_PURE_CODES`` is set."""
+    fn = _pair_codes()
+    if fn is None or _block_triples() is None:
+        return None
+    return fn(golds, systems, _keep_tuple(keep))
+
+
+
+_CODES: list = []
+
+
+def _pair_codes():
+    if not _CODES:
+        import os
+
+        try:
+            from ._triples import pair_codes as fn
+        except ImportError:
+            fn = None
+        _CODES.append(None if os.environ.get("MRKIT_PURE_CODES") else fn)
+    return _CODES[0]

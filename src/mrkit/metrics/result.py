@@ -91,6 +91,34 @@ def metric_scores(name: str, rows: Sequence[Sequence[float]], ids: Sequence[str 
                         columns=tuple(columns))
 
 
+def column_scores(name: str, columns: Sequence, ids: Sequence[str | None], reduce: Reducer,
+                  names: Sequence[str], details: dict | None = None) -> MetricScores:
+    """:func:`metric_scores` of rows given as typed columns (``array.array`` of int64 or
+    float64, one per statistic: a compiled kernel's counts), kept as a
+    :class:`~mrkit.aggregate.columns.ColumnTable` (no Python object per pair; the summary
+    and per-pair values in plain Python, the same bits) where :func:`metric_scores` would
+    keep a small plain table; otherwise exactly :func:`metric_scores` of the rows."""
+    from ..aggregate.corpus import numpy_loaded
+
+    n = len(columns[0]) if len(columns) else 0
+    if n < Collector.BLOCK and not numpy_loaded():
+        from ..aggregate.columns import ColumnTable
+
+        return MetricScores(name, ColumnTable(columns), reduce, list(ids), None, detail=dict(details or {}),
+                            columns=tuple(names))
+    return metric_scores(name, list(zip(*columns)), ids, reduce, names, None, details)
+
+
+def mean_column_scores(name: str, scores, ids: Sequence[str | None], details: dict | None = None) -> MetricScores:
+    """:func:`mean_scores` of the scores given as an ``array.array`` of float64."""
+    from array import array
+
+    from ..aggregate.resampling import mean_reduce
+
+    return column_scores(name, [scores, array("d", [1.0]) * len(scores)], ids, mean_reduce, MEAN_COLUMNS,
+                         details)
+
+
 MEAN_COLUMNS = ("score", "weight")
 """The summable row of a metric whose corpus score is the mean of pairs: (score, 1)."""
 

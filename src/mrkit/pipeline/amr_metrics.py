@@ -47,13 +47,28 @@ class _General(Exception):
     """Not for this path: the caller reads graphs."""
 
 
+def _read_block(label: str, start: int, text: str, k: int, keep: frozenset[str]):
+    """``(id, triples)`` of block ``k`` (first line ``start``) of file ``label``: by the
+    compiled reader, else parsed (its errors raised); :class:`_General` when the block is
+    not one graph."""
+    from ..codecs.penman import parse_block
+    from ..features.triples import block_triples, triples
+
+    r = block_triples(text, keep)
+    if r is not None:
+        return r
+    graphs = parse_block(start, text, label, k)
+    if len(graphs) != 1:
+        raise _General
+    return graphs[0].id, triples(graphs[0], keep)
+
+
 def read_triple_pairs(gold: str, system: str, keep: frozenset[str] = NON_INVERTED_OF):
     """``(ids, gold triples, system triples)`` of two PENMAN files paired in order, or
     ``None`` when a block is not one graph or the files hold different numbers of blocks.
     Errors of a block (raised by the general reader) come in the order the general path
     meets them: pair by pair, gold first."""
-    from ..codecs.penman import iter_block_lists, parse_block
-    from ..features.triples import block_triples, triples
+    from ..codecs.penman import iter_block_lists
 
     glabel, slabel = str(gold), str(system)
     ids: list[str | None] = []
@@ -61,13 +76,7 @@ def read_triple_pairs(gold: str, system: str, keep: frozenset[str] = NON_INVERTE
     ts: list = []
 
     def read(label: str, start: int, text: str, k: int):
-        r = block_triples(text, keep)
-        if r is not None:
-            return r
-        graphs = parse_block(start, text, label, k)
-        if len(graphs) != 1:
-            raise _General
-        return graphs[0].id, triples(graphs[0], keep)
+        return _read_block(label, start, text, k, keep)
 
     def blocks(path: str):
         for chunk in iter_block_lists(path, content_only=True):
@@ -112,9 +121,211 @@ def score_files(metric: str, gold: str, system: str, format: str | None = None, 
 
     check_options(metric, options)
     with gc_paused():  # many small acyclic objects: collections only cost time
+        coded = CODED.get(metric)
+        if coded is not None and coded[0](options):
+            try:
+                return score_coded(metric, gold, system, spec[2](options), **options)
+            except _Declined:
+                pass
+            except _General:
+                return None
         read = read_triple_pairs(gold, system, spec[2](options))
         if read is None:
             return None
         fn = getattr(importlib.import_module(spec[0]), spec[1])
         ids, golds, systems = read
         return fn(golds, systems, ids, executor=executor, **options)
+
+
+# ---------------------------------------------------------------- the coded corpus path
+
+
+class _Declined(Exception):
+    """A compiled kernel is missing (or switched off): the triples path runs instead."""
+
+
+# Each metric of the coded path: whether its options have a kernel; the kernel of (codes,
+# pairs, options) -> a flat array.array, `width` values per pair, a pair it leaves to the
+# caller marked by a negative or NaN first value; the per-pair function of (gold Triples,
+# system Triples, options) -> those values (the triples path's); the result of (columns,
+# ids, options).
+
+
+def _always(o) -> bool:
+    return True
+
+
+def _sema_kernel(codes, pairs, o):
+    from ..metrics.amr.sema import sema_codes
+    return sema_codes(codes, pairs)
+
+
+def _sema_pair(a, b, o):
+    from ..metrics.amr.sema import sema_triple_counts
+    return sema_triple_counts(a, b)
+
+
+def _sema_result(columns, ids, o):
+    from ..metrics.amr.sema import sema_from_columns
+    return sema_from_columns(columns, ids)
+
+
+def _simple_kernel(codes, pairs, o):
+    from ..metrics.amr.simple import simple_codes
+    return simple_codes(codes, pairs, o.get("bags", False))
+
+
+def _simple_pair(a, b, o):
+    from ..metrics.amr.simple import simple_triples_pair
+    return (simple_triples_pair(a, b, o.get("bags", False)),)
+
+
+def _simple_result(columns, ids, o):
+    from ..metrics.amr.simple import simple_from_scores
+    return simple_from_scores(columns[0], ids, o.get("bags", False))
+
+
+def _wlk_kernel(codes, pairs, o):
+    from ..metrics.amr.wlk import wlk_codes
+    return wlk_codes(codes, pairs, o.get("k", 2))
+
+
+def _wlk_pair(a, b, o):
+    from ..metrics.amr.wlk import wlk_triples_pair
+    return (wlk_triples_pair(a, b, o.get("k", 2), False),)
+
+
+def _wlk_result(columns, ids, o):
+    from ..metrics.amr.wlk import wlk_from_scores
+    return wlk_from_scores(columns[0], ids, o.get("k", 2), False)
+
+
+def _sembleu_width(o) -> int:
+    from ..metrics.amr.sembleu import _weights
+    return len(_weights(o.get("k", 3), o.get("weights"), False))
+
+
+def _sembleu_kernel(codes, pairs, o):
+    from ..metrics.amr.sembleu import sembleu_codes
+    return sembleu_codes(codes, pairs, _sembleu_width(o))
+
+
+def _sembleu_pair(a, b, o):
+    from ..metrics.amr.sembleu import sembleu_triples_row
+    return sembleu_triples_row(a, b, _sembleu_width(o), False)
+
+
+def _sembleu_result(columns, ids, o):
+    from ..metrics.amr.sembleu import sembleu_from_columns
+    return sembleu_from_columns(columns, ids, o.get("k", 3), o.get("weights"))
+
+
+def _sembleu_fast(o) -> bool:
+    if o.get("reference"):
+        return False
+    try:
+        return 1 <= _sembleu_width(o) <= 3
+    except ValueError:
+        return False
+
+
+CODED = {
+    "sema": (_always, _sema_kernel, _sema_pair, _sema_result, lambda o: 3),
+    "simple": (_always, _simple_kernel, _simple_pair, _simple_result, lambda o: 1),
+    "wlk": (lambda o: not o.get("edge_to_node") and o.get("k", 2) >= 0, _wlk_kernel, _wlk_pair, _wlk_result,
+            lambda o: 1),
+    "sembleu": (_sembleu_fast, _sembleu_kernel, _sembleu_pair, _sembleu_result,
+                lambda o: 2 * _sembleu_width(o) + 2),
+}
+"""The metrics counted over the whole corpus in C (for the options named), and how:
+(options have a kernel, kernel, per-pair function, result, values per pair)."""
+
+BATCH = 4096
+"""Pairs per call of the compiled reader and kernels."""
+
+
+def _pair_batches(gold: str, system: str):
+    """``(gold blocks, system blocks)`` lists of equal length, the pairs of the two files in
+    order; raises :class:`_General` when the files hold different numbers of blocks (or
+    none).  Errors of reading the files come where the triples path meets them: block by
+    block, gold first (the blocks read before an error are handed out first)."""
+    from ..codecs.penman import iter_block_lists
+
+    streams = [iter_block_lists(gold, content_only=True), iter_block_lists(system, content_only=True)]
+    bufs: list[list] = [[], []]
+    done = [False, False]
+    errs: list = [None, None]
+    k = 0
+    while True:
+        for side in (0, 1):
+            while len(bufs[side]) < BATCH and not done[side]:
+                try:
+                    nxt = next(streams[side], None)
+                except Exception as exc:  # raised when the triples path would reach it
+                    errs[side], done[side] = exc, True
+                    break
+                if nxt is None:
+                    done[side] = True
+                else:
+                    bufs[side].extend(nxt)
+        n = min(len(bufs[0]), len(bufs[1]))
+        if n:
+            yield [t for _, t in bufs[0][:n]], [t for _, t in bufs[1][:n]], bufs[0][:n], bufs[1][:n]
+            del bufs[0][:n], bufs[1][:n]
+            k += n
+            continue
+        # one side has no block left: as the pair loop meets it, gold first
+        missing = []
+        for side in (0, 1):
+            if not bufs[side]:
+                if errs[side] is not None:
+                    raise errs[side]
+                missing.append(side)
+        if missing and (len(missing) == 1 or k == 0):
+            raise _General
+        return
+
+
+def score_coded(metric: str, gold: str, system: str, keep: frozenset[str], executor=None, **options):
+    """Metric ``metric`` (one of :data:`CODED`) of two PENMAN files counted in C over the
+    whole corpus: the blocks go to :func:`mrkit.features.triples.pair_codes` a batch at a
+    time, its codes to the metric's kernel, and the kernel's flat array of counts or
+    scores, as columns, straight to the metric's result (a
+    :class:`~mrkit.aggregate.columns.ColumnTable`), with no Python object per triple,
+    graph or pair.  A pair the reader or the kernel leaves alone is read and counted as
+    the triples path does (the same errors, in the same order).  Raises
+    :class:`_Declined` when a compiled piece is missing, :class:`_General` when the
+    general path must run; the same result as the triples path
+    (``tests/pipeline/test_amr_metrics_coded.py``)."""
+    from array import array
+
+    from ..features.triples import pair_codes
+
+    _, kernel, per_pair, result, width = CODED[metric]
+    w = width(options)
+    glabel, slabel = str(gold), str(system)
+    flat = None
+    ids: list = []
+    for gtexts, stexts, gblocks, sblocks in _pair_batches(gold, system):
+        coded = pair_codes(gtexts, stexts, keep)
+        if coded is None:
+            raise _Declined
+        bids, codes, _refused = coded
+        vals = kernel(codes, len(gtexts), options)
+        if vals is None:
+            raise _Declined
+        base = len(ids)
+        firsts = vals[0::w]
+        for i in [i for i, x in enumerate(firsts) if not x >= 0]:  # negative or NaN: left to us
+            gid, a = _read_block(glabel, gblocks[i][0], gblocks[i][1], base + i, keep)
+            _, b = _read_block(slabel, sblocks[i][0], sblocks[i][1], base + i, keep)
+            bids[i] = gid
+            vals[i * w:(i + 1) * w] = array(vals.typecode, per_pair(a, b, options))
+        if flat is None:
+            flat = vals
+        else:
+            flat.extend(vals)
+        base1 = base + 1
+        ids.extend([str(base1 + i) if x is None else x for i, x in enumerate(bids)])
+    columns = [flat[j::w] for j in range(w)]
+    return result(columns, ids, options)

@@ -41,6 +41,22 @@ static void g_free(G *g) {
 }
 
 
+/* the out-edge lists (CSR) of g, whose n, m, label, es, er, et are set; 0 ok, -1 memory
+ * (no exception set) */
+static int g_finish(G *g) {
+    g->off = calloc(g->n + 2, sizeof(Py_ssize_t));
+    g->out = malloc(sizeof(Py_ssize_t) * (g->m + 1));
+    Py_ssize_t *fill = malloc(sizeof(Py_ssize_t) * (g->n + 1));
+    if (!g->off || !g->out || !fill) { free(fill); return -1; }
+    Py_ssize_t e;
+    for (e = 0; e < g->m; e++) g->off[g->es[e] + 1]++;
+    for (Py_ssize_t v = 0; v < g->n; v++) g->off[v + 1] += g->off[v];
+    memcpy(fill, g->off, sizeof(Py_ssize_t) * (g->n + 1));
+    for (e = 0; e < g->m; e++) g->out[fill[g->es[e]]++] = e;
+    free(fill);
+    return 0;
+}
+
 /* 1 ok, 0 not our shape (no exception), -1 error */
 static int g_build(G *g, PyObject *nobj, PyObject *inst, PyObject *attr, PyObject *rel, PyObject *strings,
                    int64_t empty) {
@@ -48,17 +64,7 @@ static int g_build(G *g, PyObject *nobj, PyObject *inst, PyObject *attr, PyObjec
     int rc = read_triple_arrays(nobj, inst, attr, rel, strings, empty, &g->n, &g->m,
                                 &g->label, &g->es, &g->er, &g->et);
     if (rc != 1) return rc;
-    g->off = calloc(g->n + 2, sizeof(Py_ssize_t));
-    g->out = malloc(sizeof(Py_ssize_t) * (g->m + 1));
-    if (!g->off || !g->out) { PyErr_NoMemory(); return -1; }
-    Py_ssize_t e;
-    for (e = 0; e < g->m; e++) g->off[g->es[e] + 1]++;
-    for (Py_ssize_t v = 0; v < g->n; v++) g->off[v + 1] += g->off[v];
-    Py_ssize_t *fill = malloc(sizeof(Py_ssize_t) * (g->n + 1));
-    if (!fill) { PyErr_NoMemory(); return -1; }
-    memcpy(fill, g->off, sizeof(Py_ssize_t) * (g->n + 1));
-    for (e = 0; e < g->m; e++) g->out[fill[g->es[e]]++] = e;
-    free(fill);
+    if (g_finish(g) < 0) { PyErr_NoMemory(); return -1; }
     return 1;
 }
 
@@ -177,9 +183,178 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------ coded pairs
+ *
+ *   sembleu_codes(codes, pairs, k) -> bytes of int64, 2k + 2 per pair (the row of
+ *                                     sembleu_row); -1 in the first column: not counted
+ *                                     here (a refused pair; the caller counts it)
+ *
+ * sembleu_row of many pairs given by the int64 codes of
+ * mrkit.features._triples.pair_codes (see _codes.h).  The n-grams pack string numbers
+ * into 21-bit fields: a pair with a number of 2^21 or more is left to the caller. */
+
+#include "_codes.h"
+
+/* G of a coded graph (g_free frees it); 0 ok, -1 memory */
+static int g_build_codes(G *g, const cgraph *c) {
+    memset(g, 0, sizeof(*g));
+    int64_t n, m;
+    if (cg_arrays(c, &n, &m, &g->label, &g->es, &g->er, &g->et) < 0) return -1;
+    g->n = (Py_ssize_t)n;
+    g->m = (Py_ssize_t)m;
+    return g_finish(g);
+}
+
+static int too_big(const G *g) {
+    for (Py_ssize_t v = 0; v < g->n; v++) if (g->label[v] >= ((int64_t)1 << 21)) return 1;
+    for (Py_ssize_t e = 0; e < g->m; e++) if (g->er[e] >= ((int64_t)1 << 21)) return 1;
+    return 0;
+}
+
+static PyObject *k_codes(PyObject *self, PyObject *args) {
+    PyObject *codes;
+    Py_ssize_t pairs;
+    int k;
+    if (!PyArg_ParseTuple(args, "O!ni", &PyBytes_Type, &codes, &pairs, &k)) return NULL;
+    if (pairs < 0 || k < 1 || k > 3) return codes_malformed();
+    const int64_t *p = (const int64_t *)PyBytes_AS_STRING(codes);
+    const int64_t *end = p + PyBytes_GET_SIZE(codes) / (Py_ssize_t)sizeof(int64_t);
+    Py_ssize_t w = 2 * k + 2;
+    PyObject *res = PyBytes_FromStringAndSize(NULL, pairs * w * (Py_ssize_t)sizeof(int64_t));
+    if (!res) return NULL;
+    int64_t *o = (int64_t *)PyBytes_AS_STRING(res);
+    memset(o, 0, (size_t)(pairs * w) * sizeof(int64_t));
+    for (Py_ssize_t q = 0; q < pairs; q++) {
+        cgraph ca, cb;
+        int64_t *row = o + q * w;
+        if (cg_read(&p, end, &ca) < 0 || cg_read(&p, end, &cb) < 0) { Py_DECREF(res); return codes_malformed(); }
+        if (ca.n < 0 || cb.n < 0) { row[0] = -1; continue; }
+        G a, b;
+        int fail = 0;
+        if (g_build_codes(&a, &ca) < 0) { memset(&b, 0, sizeof(b)); fail = 1; }
+        else if (g_build_codes(&b, &cb) < 0) fail = 1;
+        if (!fail && (too_big(&a) || too_big(&b))) { row[0] = -1; g_free(&a); g_free(&b); continue; }
+        for (int n = 1; n <= k && !fail; n++) {
+            Py_ssize_t cr, ch;
+            Key *ref = grams(&a, n, &cr);
+            Key *hyp = ref ? grams(&b, n, &ch) : NULL;
+            if (!ref || !hyp) { free(ref); fail = 1; break; }
+            row[n - 1] = clipped(ref, cr, hyp, ch);
+            row[k + n - 1] = ch;
+            free(ref); free(hyp);
+        }
+        row[2 * k] = b.n + b.m;
+        row[2 * k + 1] = a.n + a.m;
+        g_free(&a); g_free(&b);
+        if (fail) { Py_DECREF(res); if (!PyErr_Occurred()) PyErr_NoMemory(); return NULL; }
+    }
+    if (p != end) { Py_DECREF(res); return codes_malformed(); }
+    return res;
+}
+
+/* ------------------------------------------------------------ per-pair BLEU
+ *
+ *   bleu_f1(columns, weights) -> bytes of double, one per row
+ *
+ * sembleu.bleu_scalar_reducer(weights) of every row of the 2K + 2 columns (int64 buffers:
+ * matches of orders 1..K, totals of orders 1..K, system length, gold length; K =
+ * len(weights)), in the same double operations in the same order (pow, log and exp of the
+ * C library, which Python's float ** and math module call too), tested to the bit against
+ * the Python. */
+
+#include <math.h>
+
+static double bleu_row(const double *s, int K, const double *weights) {
+    const double *num = s, *den = s + K;
+    double hyp = s[2 * K], ref = s[2 * K + 1];
+    int ok = hyp > 0 && num[0] > 0;
+    int max_gram = 0;
+    for (int n = 1; n <= K; n++) {
+        int v = den[n - 1] > 0 ? n : 0;
+        if (v > max_gram) max_gram = v;
+    }
+    int reweigh = max_gram < K;
+    double safe_gram = (double)(max_gram > 1 ? max_gram : 1);
+    double safe_hyp = hyp > 0 ? hyp : 1.0;
+    double bp = hyp > ref ? 1.0 : exp(1.0 - ref / safe_hyp);
+    double logs = 0.0, inc = 1.0;
+    for (int n = 1; n <= K; n++) {
+        int active = ok && n <= (reweigh ? max_gram : K);
+        double w = reweigh ? 1.0 / safe_gram : weights[n - 1];
+        int zero = num[n - 1] == 0;
+        double p;
+        if (zero) {
+            double d = den[n - 1] > 1.0 ? den[n - 1] : 1.0;
+            p = 1.0 / (pow(2.0, inc) * d);
+        } else {
+            p = num[n - 1] / (den[n - 1] > 0 ? den[n - 1] : 1.0);
+        }
+        inc = inc + (zero && active ? 1.0 : 0.0);
+        if (active) logs = logs + w * log(p);
+    }
+    if (ok) return bp * exp(logs);
+    return hyp == 0 ? (ref == 0 ? 1.0 : 0.0) : 0.0;
+}
+
+static PyObject *k_bleu_f1(PyObject *self, PyObject *args) {
+    PyObject *cols, *wobj;
+    if (!PyArg_ParseTuple(args, "OO", &cols, &wobj)) return NULL;
+    PyObject *wl = PySequence_Fast(wobj, "weights: a sequence");
+    if (!wl) return NULL;
+    Py_ssize_t K = PySequence_Fast_GET_SIZE(wl);
+    if (K < 1 || K > 64) { Py_DECREF(wl); PyErr_SetString(PyExc_ValueError, "bleu_f1: 1 to 64 weights"); return NULL; }
+    double weights[64];
+    for (Py_ssize_t n = 0; n < K; n++) {
+        weights[n] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(wl, n));
+        if (weights[n] == -1.0 && PyErr_Occurred()) { Py_DECREF(wl); return NULL; }
+    }
+    Py_DECREF(wl);
+    PyObject *cl = PySequence_Fast(cols, "columns: a sequence");
+    if (!cl) return NULL;
+    Py_ssize_t W = 2 * K + 2;
+    if (PySequence_Fast_GET_SIZE(cl) != W) {
+        Py_DECREF(cl);
+        PyErr_SetString(PyExc_ValueError, "bleu_f1: 2 len(weights) + 2 columns");
+        return NULL;
+    }
+    Py_buffer views[130];
+    Py_ssize_t got = 0, rows = -1;
+    PyObject *res = NULL;
+    for (; got < W; got++) {
+        if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(cl, got), &views[got], PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+            goto done;
+        Py_buffer *v = &views[got];
+        if (v->itemsize != 8 || !v->format || (strcmp(v->format, "q") != 0 && strcmp(v->format, "l") != 0)) {
+            got++;
+            PyErr_SetString(PyExc_ValueError, "bleu_f1: columns of int64");
+            goto done;
+        }
+        Py_ssize_t r = v->len / 8;
+        if (rows >= 0 && r != rows) { got++; PyErr_SetString(PyExc_ValueError, "bleu_f1: columns of different lengths"); goto done; }
+        rows = r;
+    }
+    if (rows < 0) rows = 0;
+    res = PyBytes_FromStringAndSize(NULL, rows * (Py_ssize_t)sizeof(double));
+    if (!res) goto done;
+    double *o = (double *)PyBytes_AS_STRING(res);
+    double s[130];
+    for (Py_ssize_t i = 0; i < rows; i++) {
+        for (Py_ssize_t j = 0; j < W; j++) s[j] = (double)((const int64_t *)views[j].buf)[i];
+        o[i] = bleu_row(s, (int)K, weights);
+    }
+done:
+    for (Py_ssize_t j = 0; j < got; j++) PyBuffer_Release(&views[j]);
+    Py_DECREF(cl);
+    return res;
+}
+
 static PyMethodDef methods[] = {
     {"sembleu_row", k_row, METH_VARARGS,
      "sembleu_row(n_a, instances_a, attributes_a, relations_a, n_b, ..., k): SemBLEU row of one pair, or None"},
+    {"sembleu_codes", k_codes, METH_VARARGS,
+     "sembleu_codes(codes, pairs, k) -> bytes of int64 rows (2k + 2 per pair; -1 first: not counted)"},
+    {"bleu_f1", k_bleu_f1, METH_VARARGS,
+     "bleu_f1(columns, weights) -> bytes of double: bleu_scalar_reducer(weights) of every row"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_sembleu",

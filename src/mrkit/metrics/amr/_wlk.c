@@ -43,22 +43,17 @@ static void g_free(G *g) {
 }
 
 
-/* 1 ok, 0 not our shape (no exception), -1 error */
-static int g_build(G *g, PyObject *nobj, PyObject *inst, PyObject *attr, PyObject *rel, PyObject *strings,
-                   int64_t empty) {
-    memset(g, 0, sizeof(*g));
-    int rc = read_triple_arrays(nobj, inst, attr, rel, strings, empty, &g->n, &g->m,
-                                &g->label, &g->es, &g->er, &g->et);
-    if (rc != 1) return rc;
+/* the neighbour lists (CSR, both directions) and round-0 buffer of g, whose n, m, label,
+ * es, er, et are set; 0 ok, -1 memory (no exception set) */
+static int g_finish(G *g) {
     g->off = calloc(g->n + 2, sizeof(Py_ssize_t));
     g->nb = malloc(sizeof(int64_t) * (4 * g->m + 1));
     g->trip = malloc(sizeof(uint64_t) * (g->m + 1));
-    if (!g->off || !g->nb || !g->trip) { PyErr_NoMemory(); return -1; }
+    Py_ssize_t *fill = malloc(sizeof(Py_ssize_t) * (g->n + 1));
+    if (!g->off || !g->nb || !g->trip || !fill) { free(fill); return -1; }
     Py_ssize_t e;
     for (e = 0; e < g->m; e++) { g->off[g->es[e] + 1]++; g->off[g->et[e] + 1]++; }
     for (Py_ssize_t v = 0; v < g->n; v++) g->off[v + 1] += g->off[v];
-    Py_ssize_t *fill = malloc(sizeof(Py_ssize_t) * (g->n + 1));
-    if (!fill) { PyErr_NoMemory(); return -1; }
     memcpy(fill, g->off, sizeof(Py_ssize_t) * (g->n + 1));
     for (e = 0; e < g->m; e++) {
         Py_ssize_t p = fill[g->es[e]]++;
@@ -67,6 +62,17 @@ static int g_build(G *g, PyObject *nobj, PyObject *inst, PyObject *attr, PyObjec
         g->nb[2 * p] = g->er[e]; g->nb[2 * p + 1] = g->es[e];
     }
     free(fill);
+    return 0;
+}
+
+/* 1 ok, 0 not our shape (no exception), -1 error */
+static int g_build(G *g, PyObject *nobj, PyObject *inst, PyObject *attr, PyObject *rel, PyObject *strings,
+                   int64_t empty) {
+    memset(g, 0, sizeof(*g));
+    int rc = read_triple_arrays(nobj, inst, attr, rel, strings, empty, &g->n, &g->m,
+                                &g->label, &g->es, &g->er, &g->et);
+    if (rc != 1) return rc;
+    if (g_finish(g) < 0) { PyErr_NoMemory(); return -1; }
     return 1;
 }
 
@@ -213,9 +219,234 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------ coded pairs
+ *
+ *   wlk_codes(codes, pairs, k) -> bytes of double per pair (NaN: refused pair)
+ *
+ * wlk_triples of many pairs given by the int64 codes of
+ * mrkit.features._triples.pair_codes (see _codes.h), with the same operations: round 0
+ * packs string numbers (shared by all pairs of the codes) into 21-bit fields; a round's
+ * (label, sorted neighbours) keys are numbered by a C hash table instead of a dict
+ * (equal keys, equal numbers, first come first numbered, as the dict).  A pair with a
+ * string number of 2^21 or more has its strings renumbered densely within the pair first
+ * (the counts do not depend on the numbering); NaN when even that does not fit (the
+ * caller computes the pair in Python). */
+
+#include "_codes.h"
+
+typedef struct {
+    int64_t *arena;     /* entries: length, data[length] */
+    size_t alen, acap;
+    int64_t *slots;     /* arena offset + 1, 0 empty */
+    int64_t *ids;       /* per slot: the number */
+    size_t nslots;
+    int64_t count;
+} ktab;
+
+static int kt_reset(ktab *t, size_t want) {
+    size_t ns = 64;
+    while (ns < 2 * want + 2) ns *= 2;
+    if (ns > t->nslots) {
+        free(t->slots); free(t->ids);
+        t->slots = malloc(sizeof(int64_t) * ns);
+        t->ids = malloc(sizeof(int64_t) * ns);
+        if (!t->slots || !t->ids) { t->nslots = 0; return -1; }
+        t->nslots = ns;
+    }
+    memset(t->slots, 0, sizeof(int64_t) * t->nslots);
+    t->alen = 0;
+    t->count = 0;
+    return 0;
+}
+
+static uint64_t kt_hash(const int64_t *x, size_t n) {
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n;
+    for (size_t k = 0; k < n; k++) {
+        h ^= (uint64_t)x[k] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+        h *= 0xff51afd7ed558ccdULL;
+    }
+    return h ^ (h >> 33);
+}
+
+/* the number of key x[0..n) (new keys numbered 0, 1, ...); -1 memory.  The table holds
+ * at most `want` keys (kt_reset). */
+static int64_t kt_id(ktab *t, const int64_t *x, size_t n) {
+    size_t mask = t->nslots - 1, k = (size_t)(kt_hash(x, n) & mask);
+    while (t->slots[k]) {
+        const int64_t *e = t->arena + t->slots[k] - 1;
+        if ((size_t)e[0] == n && memcmp(e + 1, x, n * sizeof(int64_t)) == 0) return t->ids[k];
+        k = (k + 1) & mask;
+    }
+    if (t->alen + n + 1 > t->acap) {
+        size_t nc = (t->alen + n + 1) * 2 + 256;
+        int64_t *a = realloc(t->arena, nc * sizeof(int64_t));
+        if (!a) return -1;
+        t->arena = a;
+        t->acap = nc;
+    }
+    t->arena[t->alen] = (int64_t)n;
+    memcpy(t->arena + t->alen + 1, x, n * sizeof(int64_t));
+    t->slots[k] = (int64_t)t->alen + 1;
+    t->ids[k] = t->count;
+    t->alen += n + 1;
+    return t->count++;
+}
+
+static int relabel_c(G *g, ktab *table, int64_t *buf, int64_t *out) {
+    for (Py_ssize_t v = 0; v < g->n; v++) {
+        Py_ssize_t lo = g->off[v], hi = g->off[v + 1], d = hi - lo;
+        buf[0] = g->label[v];
+        for (Py_ssize_t p = 0; p < d; p++) {
+            buf[1 + 2 * p] = g->nb[2 * (lo + p)];
+            buf[2 + 2 * p] = g->label[g->nb[2 * (lo + p) + 1]];
+        }
+        if (d > 1) qsort(buf + 1, d, 2 * sizeof(int64_t), cmp_pair);
+        int64_t id = kt_id(table, buf, (size_t)(1 + 2 * d));
+        if (id < 0) return -1;
+        out[v] = id;
+    }
+    return 0;
+}
+
+/* G of a coded graph (g_free frees it); 0 ok, -1 memory */
+static int g_build_codes(G *g, const cgraph *c) {
+    memset(g, 0, sizeof(*g));
+    int64_t n, m;
+    if (cg_arrays(c, &n, &m, &g->label, &g->es, &g->er, &g->et) < 0) return -1;
+    g->n = (Py_ssize_t)n;
+    g->m = (Py_ssize_t)m;
+    return g_finish(g);
+}
+
+/* renumber the strings (labels and roles) of a and b densely from 0 when one is 2^21 or
+ * more, so that they fit the packed round-0 triples; 0 ok, 1 too many strings, -1 memory */
+static int dense_strings(G *a, G *b, ktab *t) {
+    int big = 0;
+    G *gs[2] = {a, b};
+    for (int q = 0; q < 2; q++) {
+        for (Py_ssize_t v = 0; v < gs[q]->n; v++) if (gs[q]->label[v] >= ((int64_t)1 << 21)) big = 1;
+        for (Py_ssize_t e = 0; e < gs[q]->m; e++) if (gs[q]->er[e] >= ((int64_t)1 << 21)) big = 1;
+    }
+    if (!big) return 0;
+    if (kt_reset(t, (size_t)(a->n + a->m + b->n + b->m + 1)) < 0) return -1;
+    for (int q = 0; q < 2; q++) {
+        for (Py_ssize_t v = 0; v < gs[q]->n; v++) {
+            int64_t id = kt_id(t, &gs[q]->label[v], 1);
+            if (id < 0) return -1;
+            gs[q]->label[v] = id;
+        }
+        for (Py_ssize_t e = 0; e < gs[q]->m; e++) {
+            int64_t id = kt_id(t, &gs[q]->er[e], 1);
+            if (id < 0) return -1;
+            gs[q]->er[e] = id;
+        }
+        /* the neighbour lists hold roles too */
+        for (Py_ssize_t p = 0; p < 2 * gs[q]->m; p++) {
+            int64_t id = kt_id(t, &gs[q]->nb[2 * p], 1);
+            if (id < 0) return -1;
+            gs[q]->nb[2 * p] = id;
+        }
+    }
+    return t->count >= ((int64_t)1 << 21);
+}
+
+/* the score of one pair; -1 memory */
+static int wlk_pair_codes(const cgraph *ca, const cgraph *cb, int k, ktab *table, double *score_out) {
+    int rv = -1;
+    G a, b;
+    uint64_t *fa = NULL, *fb = NULL;
+    int64_t *buf = NULL, *newa = NULL, *newb = NULL;
+    unsigned char *mark = NULL;
+    if (g_build_codes(&a, ca) < 0) { memset(&b, 0, sizeof(b)); goto done; }
+    if (g_build_codes(&b, cb) < 0) goto done;
+    int ds = dense_strings(&a, &b, table);
+    if (ds < 0) goto done;
+    if (ds > 0) { *score_out = NAN; rv = 0; goto done; }
+    fa = malloc(sizeof(uint64_t) * (a.n + a.m + 1));
+    fb = malloc(sizeof(uint64_t) * (b.n + b.m + 1));
+    if (!fa || !fb) goto done;
+    Py_ssize_t na = 0, nb = 0;
+    for (Py_ssize_t v = 0; v < a.n; v++) fa[na++] = (uint64_t)a.label[v];
+    for (Py_ssize_t e = 0; e < a.m; e++)
+        fa[na++] = ((uint64_t)1 << 63) | ((uint64_t)a.label[a.es[e]] << 42) | ((uint64_t)a.er[e] << 21) |
+                   (uint64_t)a.label[a.et[e]];
+    for (Py_ssize_t v = 0; v < b.n; v++) fb[nb++] = (uint64_t)b.label[v];
+    for (Py_ssize_t e = 0; e < b.m; e++)
+        fb[nb++] = ((uint64_t)1 << 63) | ((uint64_t)b.label[b.es[e]] << 42) | ((uint64_t)b.er[e] << 21) |
+                   (uint64_t)b.label[b.et[e]];
+    na = uniq(fa, na);
+    nb = uniq(fb, nb);
+    double dot = (double)inter(fa, na, fb, nb);
+    double sa = (double)na, sb = (double)nb;
+    Py_ssize_t md = max_degree(&a), mdb = max_degree(&b);
+    if (mdb > md) md = mdb;
+    buf = malloc(sizeof(int64_t) * (1 + 2 * md));
+    newa = malloc(sizeof(int64_t) * (a.n + 1));
+    newb = malloc(sizeof(int64_t) * (b.n + 1));
+    mark = malloc(a.n + b.n + 1);
+    if (!buf || !newa || !newb || !mark) goto done;
+    for (int i = 1; i <= k; i++) {
+        if (kt_reset(table, (size_t)(a.n + b.n)) < 0) goto done;
+        if (relabel_c(&a, table, buf, newa) < 0 || relabel_c(&b, table, buf, newb) < 0) goto done;
+        Py_ssize_t nt = (Py_ssize_t)table->count;
+        memset(mark, 0, nt);
+        Py_ssize_t da = 0, db = 0, both = 0;
+        for (Py_ssize_t v = 0; v < a.n; v++)
+            if (!mark[newa[v]]) { mark[newa[v]] = 1; da++; }
+        for (Py_ssize_t v = 0; v < b.n; v++) {
+            unsigned char m = mark[newb[v]];
+            if (!(m & 2)) { mark[newb[v]] = m | 2; db++; if (m & 1) both++; }
+        }
+        memcpy(a.label, newa, sizeof(int64_t) * a.n);
+        memcpy(b.label, newb, sizeof(int64_t) * b.n);
+        double w2 = 1.0 / (double)((1 + i) * (1 + i));
+        dot += w2 * (double)both;
+        sa += w2 * (double)da;
+        sb += w2 * (double)db;
+    }
+    double score;
+    if (sa == 0 && sb == 0) score = 1.0;
+    else if (sa == 0 || sb == 0) score = 0.0;
+    else {
+        score = dot / sqrt(sa * sb);
+        if (score > 1.0) score = 1.0;
+    }
+    *score_out = score;
+    rv = 0;
+done:
+    g_free(&a); g_free(&b);
+    free(fa); free(fb); free(buf); free(newa); free(newb); free(mark);
+    return rv;
+}
+
+static PyObject *k_wlk_codes(PyObject *self, PyObject *args) {
+    PyObject *codes;
+    Py_ssize_t pairs;
+    int k;
+    if (!PyArg_ParseTuple(args, "O!ni", &PyBytes_Type, &codes, &pairs, &k)) return NULL;
+    if (pairs < 0 || k < 0) return codes_malformed();
+    const int64_t *p = (const int64_t *)PyBytes_AS_STRING(codes);
+    const int64_t *end = p + PyBytes_GET_SIZE(codes) / (Py_ssize_t)sizeof(int64_t);
+    PyObject *res = PyBytes_FromStringAndSize(NULL, pairs * (Py_ssize_t)sizeof(double));
+    if (!res) return NULL;
+    double *o = (double *)PyBytes_AS_STRING(res);
+    ktab table = {0};
+    for (Py_ssize_t q = 0; q < pairs; q++) {
+        cgraph a, b;
+        if (cg_read(&p, end, &a) < 0 || cg_read(&p, end, &b) < 0) { Py_CLEAR(res); codes_malformed(); break; }
+        if (a.n < 0 || b.n < 0) { o[q] = NAN; continue; }
+        if (wlk_pair_codes(&a, &b, k, &table, o + q) < 0) { Py_CLEAR(res); PyErr_NoMemory(); break; }
+    }
+    if (res && p != end) { Py_CLEAR(res); codes_malformed(); }
+    free(table.arena); free(table.slots); free(table.ids);
+    return res;
+}
+
 static PyMethodDef methods[] = {
     {"wlk_triples", k_wlk, METH_VARARGS,
      "wlk_triples(n_a, instances_a, attributes_a, relations_a, n_b, ..., k): WLK of one pair, or None"},
+    {"wlk_codes", k_wlk_codes, METH_VARARGS,
+     "wlk_codes(codes, pairs, k) -> bytes of double per pair (NaN: refused pair)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_wlk",

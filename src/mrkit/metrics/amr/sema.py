@@ -32,7 +32,7 @@ from ...model.graph import Graph
 from ...features.labelled import check_pairs
 from ...aggregate.resampling import prf_reduce
 from ..registry import pair_rows, register
-from ..result import MetricScores, metric_scores
+from ..result import MetricScores, column_scores, metric_scores
 from ...aggregate.prf import prf
 
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
@@ -116,6 +116,35 @@ def sema_from_triples(golds: Sequence[Triples], systems: Sequence[Triples], ids:
     :data:`~mrkit.model.amr.NON_INVERTED_OF`) and the pairs' ids: the same result."""
     check_pairs(golds, systems)
     return _result(pair_rows(sema_triple_counts, golds, systems, executor), ids)
+
+
+def sema_from_columns(columns, ids: Sequence[str | None]) -> MetricScores:
+    """:func:`sema_metric` from the columns (``array.array`` of int64: matched, gold,
+    system) of the pairs (the compiled corpus path, :mod:`mrkit.pipeline.amr_metrics`):
+    the same result."""
+    res = column_scores("sema", columns, ids, prf_reduce, COLUMNS)
+    m, gt, st = (sum(c) for c in columns)
+    res.detail.update(precision=res.precision, recall=res.recall, matched=m, gold_triples=gt,
+                      system_triples=st)
+    return res
+
+
+def sema_codes(codes: bytes, pairs: int):
+    """The rows ``(matched, gold, system)`` of ``pairs`` pairs given by the int64 codes of
+    :func:`mrkit.features.triples.pair_codes`, counted by the compiled twin of
+    :func:`sema_triple_counts` (``mrkit.metrics.amr._sema``): one flat ``array.array`` of
+    int64, 3 per pair, -1s for a pair left to the caller (a refused block).  ``None`` when
+    the kernel is not built or ``MRKIT_PURE_SEMA`` is set."""
+    from .kernels import compiled
+
+    fn = compiled("mrkit.metrics.amr._sema", "sema_codes", "MRKIT_PURE_SEMA")
+    if fn is None:
+        return None
+    from array import array
+
+    a = array("q")
+    a.frombytes(fn(codes, pairs))
+    return a
 
 
 def _result(counts: list, ids: Sequence[str | None]) -> MetricScores:

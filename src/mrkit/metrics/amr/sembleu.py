@@ -32,7 +32,7 @@ from ...model.graph import Graph
 from ...features.labelled import LabelledGraph, check_pairs, labelled_from_triples, labelled_graph
 from ...features.triples import Triples
 from ..registry import pair_rows, register
-from ..result import MetricScores, metric_scores
+from ..result import MetricScores, column_scores, metric_scores
 
 REFERENCE_WEIGHTS = (0.34, 0.33, 0.34)
 """The weights of the reference eval.py (they sum to 1.01)."""
@@ -308,7 +308,28 @@ def bleu_scalar_reducer(weights: Sequence[float]):
             return {"f1": bp * math.exp(logs)}
         return {"f1": (1.0 if ref == 0 else 0.0) if hyp == 0 else 0.0}
 
+    scalar.columns = _bleu_columns(weights)
     return scalar
+
+
+def _bleu_columns(weights: tuple[float, ...]):
+    """The scalar reducer of every row of int64 columns at once, by the compiled
+    ``bleu_f1`` (the same bits, tested; None: not built, ``MRKIT_PURE_SEMBLEU`` set, or
+    columns that are not int64, and the rows go one by one)."""
+
+    def columns(cols):
+        from .kernels import compiled
+
+        fn = compiled("mrkit.metrics.amr._sembleu", "bleu_f1", "MRKIT_PURE_SEMBLEU")
+        if fn is None or any(getattr(c, "typecode", None) != "q" for c in cols):
+            return None
+        from array import array
+
+        out = array("d")
+        out.frombytes(fn(cols, weights))
+        return {"f1": out.tolist()}
+
+    return columns
 
 
 def sembleu_corpus(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 3,
@@ -347,6 +368,32 @@ def sembleu_from_triples(golds: Sequence[Triples], systems: Sequence[Triples], i
     w = _weights(k, weights, reference)
     rows = pair_rows(sembleu_triples_row, golds, systems, executor, k=len(w), reference=reference)
     return _result(rows, ids, k, w, reference)
+
+
+def sembleu_from_columns(columns, ids: Sequence[str | None], k: int = 3,
+                         weights: Sequence[float] | None = None) -> MetricScores:
+    """:func:`sembleu_metric` (mrkit's view) from the columns of :func:`sembleu_row` of
+    the pairs (``array.array`` of int64: the compiled corpus path): the same result."""
+    w = _weights(k, weights, False)
+    return column_scores("sembleu", columns, ids, bleu_reducer(w), row_columns(len(w)), {"k": k, "weights": list(w)})
+
+
+def sembleu_codes(codes: bytes, pairs: int, k: int):
+    """The :func:`sembleu_row` (mrkit's view, n-grams up to ``k``) of ``pairs`` pairs given
+    by the int64 codes of :func:`mrkit.features.triples.pair_codes`, by
+    ``mrkit.metrics.amr._sembleu.sembleu_codes``: one flat ``array.array`` of int64,
+    2k + 2 per pair, -1 first for a pair left to the caller.  ``None`` when the kernel is
+    not built or ``MRKIT_PURE_SEMBLEU`` is set."""
+    from .kernels import compiled
+
+    fn = compiled("mrkit.metrics.amr._sembleu", "sembleu_codes", "MRKIT_PURE_SEMBLEU")
+    if fn is None:
+        return None
+    from array import array
+
+    a = array("q")
+    a.frombytes(fn(codes, pairs, k))
+    return a
 
 
 def _result(rows: list, ids: Sequence[str | None], k: int, w: tuple, reference: bool) -> MetricScores:

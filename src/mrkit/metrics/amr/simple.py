@@ -22,7 +22,7 @@ from ...features.labelled import LabelledGraph, check_pairs, labelled_from_tripl
 from ...features.triples import Triples
 from ...aggregate.resampling import mean_reduce
 from ..registry import pair_rows, register
-from ..result import MEAN_COLUMNS, MetricScores, mean_scores
+from ..result import MEAN_COLUMNS, MetricScores, mean_column_scores, mean_scores
 
 
 def label_bag(lg: LabelledGraph) -> Counter:
@@ -64,3 +64,27 @@ def simple_from_triples(golds: Sequence[Triples], systems: Sequence[Triples], id
     check_pairs(golds, systems)
     per = pair_rows(simple_triples_pair, golds, systems, executor, bags=bags)
     return mean_scores("simple", per, ids, {"bags": bags, "corpus": "mean of pairs"})
+
+
+def simple_from_scores(scores, ids: Sequence[str | None], bags: bool = False) -> MetricScores:
+    """:func:`simple_metric` from the score of every pair (an ``array.array`` of float64:
+    the compiled corpus path)."""
+    return mean_column_scores("simple", scores, ids, {"bags": bags, "corpus": "mean of pairs"})
+
+
+def simple_codes(codes: bytes, pairs: int, bags: bool = False):
+    """The score of ``pairs`` pairs given by the int64 codes of
+    :func:`mrkit.features.triples.pair_codes`, by the compiled twin of
+    :func:`simple_triples_pair` (``mrkit.metrics.amr._simple``): an ``array.array`` of
+    float64, NaN for a pair left to the caller.  ``None`` when the kernel is not built or
+    ``MRKIT_PURE_SIMPLE`` is set."""
+    from .kernels import compiled
+
+    fn = compiled("mrkit.metrics.amr._simple", "simple_codes", "MRKIT_PURE_SIMPLE")
+    if fn is None:
+        return None
+    from array import array
+
+    a = array("d")
+    a.frombytes(fn(codes, pairs, bags))
+    return a

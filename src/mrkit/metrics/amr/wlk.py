@@ -34,7 +34,7 @@ from ...features.labelled import LabelledGraph, check_pairs, labelled_from_tripl
 from ...features.triples import Triples
 from ...aggregate.resampling import mean_reduce
 from ..registry import pair_rows, register
-from ..result import MEAN_COLUMNS, MetricScores, mean_scores
+from ..result import MEAN_COLUMNS, MetricScores, mean_column_scores, mean_scores
 
 
 def levi_graph(lg: LabelledGraph) -> LabelledGraph:
@@ -212,3 +212,28 @@ def wlk_from_triples(golds: Sequence[Triples], systems: Sequence[Triples], ids: 
     check_pairs(golds, systems)
     per = pair_rows(wlk_triples_pair, golds, systems, executor, k=k, edge_to_node=edge_to_node)
     return mean_scores("wlk", per, ids, {"k": k, "edge_to_node": edge_to_node, "corpus": "mean of pairs"})
+
+
+def wlk_from_scores(scores, ids: Sequence[str | None], k: int = 2, edge_to_node: bool = False) -> MetricScores:
+    """:func:`wlk_metric` from the score of every pair (an ``array.array`` of float64: the
+    compiled corpus path)."""
+    return mean_column_scores("wlk", scores, ids, {"k": k, "edge_to_node": edge_to_node,
+                                                   "corpus": "mean of pairs"})
+
+
+def wlk_codes(codes: bytes, pairs: int, k: int = 2):
+    """The WLK score (no edge-to-node) of ``pairs`` pairs given by the int64 codes of
+    :func:`mrkit.features.triples.pair_codes`, by ``mrkit.metrics.amr._wlk.wlk_codes``
+    (the operations of :func:`_wlk_triples_lean`): an ``array.array`` of float64, NaN for a
+    pair left to the caller.  ``None`` when the kernel is not built or ``MRKIT_PURE_WLK``
+    is set."""
+    from .kernels import compiled
+
+    fn = compiled("mrkit.metrics.amr._wlk", "wlk_codes", "MRKIT_PURE_WLK")
+    if fn is None:
+        return None
+    from array import array
+
+    a = array("d")
+    a.frombytes(fn(codes, pairs, k))
+    return a

@@ -1,0 +1,98 @@
+/*
+ * mrkit.metrics.amr._simple: SIMPLE's Jaccard score of many pairs from their int64-coded
+ * triples (mrkit.features._triples.pair_codes), the compiled twin of
+ * mrkit.metrics.amr.simple.simple_triples_pair (tested equal on every shared pair).
+ *
+ *   simple_codes(codes, pairs, bags) -> bytes of double per pair; NaN for a refused pair
+ *
+ * The labels of a graph: the concept of every variable ("" without one), every attribute
+ * value, and ":" + role of every relation and attribute (the codes number roles as
+ * ":" + role, in the same table as the labels, so equal numbers are equal strings).
+ * Sets: |A & B| / |A | B|; bags: sum of min / sum of max; 1 when both are empty.  The
+ * division is the one double division of the Python's int / int (both exact below 2^53).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "_codes.h"
+
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* the sorted label bag of g; NULL on memory error */
+static int64_t *bag(const cgraph *g, int64_t *len) {
+    int64_t n = g->n + g->na + g->nr + g->na;
+    int64_t *b = malloc(sizeof(int64_t) * (size_t)(n + 1));
+    if (!b) return NULL;
+    int64_t c = 0;
+    for (int64_t v = 0; v < g->n; v++) b[v] = 0;
+    for (int64_t j = 0; j < g->ni; j++) b[g->inst[2 * j]] = g->inst[2 * j + 1];
+    c = g->n;
+    for (int64_t j = 0; j < g->na; j++) b[c++] = g->attr[3 * j + 2];
+    for (int64_t j = 0; j < g->nr; j++) b[c++] = g->rel[3 * j + 1];
+    for (int64_t j = 0; j < g->na; j++) b[c++] = g->attr[3 * j + 1];
+    qsort(b, (size_t)c, sizeof(int64_t), cmp_i64);
+    *len = c;
+    return b;
+}
+
+static double jaccard(const int64_t *a, int64_t na, const int64_t *b, int64_t nb, int bags) {
+    int64_t inter = 0, uni = 0, i = 0, j = 0;
+    while (i < na || j < nb) {
+        int64_t x;
+        if (j >= nb || (i < na && a[i] < b[j])) x = a[i];
+        else x = b[j];
+        int64_t ca = 0, cb = 0;
+        while (i < na && a[i] == x) { ca++; i++; }
+        while (j < nb && b[j] == x) { cb++; j++; }
+        if (bags) {
+            inter += ca < cb ? ca : cb;
+            uni += ca > cb ? ca : cb;
+        } else {
+            inter += (ca > 0 && cb > 0);
+            uni += 1;
+        }
+    }
+    return uni ? (double)inter / (double)uni : 1.0;
+}
+
+static PyObject *k_simple_codes(PyObject *self, PyObject *args) {
+    PyObject *codes;
+    Py_ssize_t pairs;
+    int bags;
+    if (!PyArg_ParseTuple(args, "O!np", &PyBytes_Type, &codes, &pairs, &bags)) return NULL;
+    if (pairs < 0) return codes_malformed();
+    const int64_t *p = (const int64_t *)PyBytes_AS_STRING(codes);
+    const int64_t *end = p + PyBytes_GET_SIZE(codes) / (Py_ssize_t)sizeof(int64_t);
+    PyObject *res = PyBytes_FromStringAndSize(NULL, pairs * (Py_ssize_t)sizeof(double));
+    if (!res) return NULL;
+    double *o = (double *)PyBytes_AS_STRING(res);
+    for (Py_ssize_t k = 0; k < pairs; k++) {
+        cgraph a, b;
+        if (cg_read(&p, end, &a) < 0 || cg_read(&p, end, &b) < 0) { Py_DECREF(res); return codes_malformed(); }
+        if (a.n < 0 || b.n < 0) { o[k] = NAN; continue; }
+        int64_t la, lb;
+        int64_t *ba = bag(&a, &la), *bb = ba ? bag(&b, &lb) : NULL;
+        if (!ba || !bb) { free(ba); free(bb); Py_DECREF(res); return PyErr_NoMemory(); }
+        o[k] = jaccard(ba, la, bb, lb, bags);
+        free(ba); free(bb);
+    }
+    if (p != end) { Py_DECREF(res); return codes_malformed(); }
+    return res;
+}
+
+static PyMethodDef methods[] = {
+    {"simple_codes", k_simple_codes, METH_VARARGS,
+     "simple_codes(codes, pairs, bags) -> bytes of double per pair (NaN: refused pair)"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_simple",
+                                       "SIMPLE's scores of many pairs from their int64-coded triples.", -1, methods};
+
+PyMODINIT_FUNC PyInit__simple(void) { return PyModule_Create(&moduledef); }

@@ -1,0 +1,139 @@
+"""The int64 codes of many pairs of PENMAN blocks (features/_triples.c ``pair_codes``,
+through :func:`mrkit.features.triples.pair_codes`) hold exactly the triples of
+:func:`mrkit.features.triples.block_triples` -- the same numbers of nodes, instances,
+attributes, relations and tops, in the same order, with every string replaced by a number:
+equal numbers exactly for equal strings (``""`` is 0, a role is ``":" + role``) -- and the
+gold block's id; a pair with a block ``block_triples`` leaves to the general path is
+refused.  On every shared AMR file (each block against the next), the robustness files and
+generated graphs."""
+
+from __future__ import annotations
+
+from array import array
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import shared_path
+from penman_graphs import graphs
+from mrkit.codecs.penman import iter_blocks
+from mrkit.features.triples import _pair_codes, block_triples, pair_codes
+from mrkit.model.amr import NON_INVERTED_OF
+
+pytestmark = pytest.mark.skipif(_pair_codes() is None, reason="compiled reader not built")
+
+KEEPS = (NON_INVERTED_OF, frozenset())
+
+
+def decode(codes: bytes, pairs: int) -> list:
+    """Per pair (gold, system), each None (refused) or (n, instances, attributes,
+    relations, tops) with string numbers."""
+    a = array("q")
+    a.frombytes(codes)
+    p, out = 0, []
+    for _ in range(pairs):
+        pair = []
+        for _side in (0, 1):
+            n, ni, na, nr, nt = a[p:p + 5]
+            p += 5
+            inst = [tuple(a[p + 2 * k:p + 2 * k + 2]) for k in range(ni)]
+            p += 2 * ni
+            attr = [tuple(a[p + 3 * k:p + 3 * k + 3]) for k in range(na)]
+            p += 3 * na
+            rel = [tuple(a[p + 3 * k:p + 3 * k + 3]) for k in range(nr)]
+            p += 3 * nr
+            tops = list(a[p:p + nt])
+            p += nt
+            pair.append(None if n < 0 else (n, inst, attr, rel, tops))
+        out.append(pair)
+    assert p == len(a)
+    return out
+
+
+def check(golds: list[str], systems: list[str], keep) -> int:
+    """Compare pair_codes with block_triples; the number of pairs coded."""
+    ids, codes, refused = pair_codes(golds, systems, keep)
+    decoded = decode(codes, len(golds))
+    number: dict[str, int] = {"": 0}   # string -> its number, checked to be a bijection
+    taken: dict[int, str] = {0: ""}
+
+    def same(s: str, x: int):
+        assert number.setdefault(s, x) == x, (s, x)
+        assert taken.setdefault(x, s) == s, (s, x)
+
+    coded = 0
+    for k, (g, s) in enumerate(zip(golds, systems)):
+        tg, ts = block_triples(g, keep), block_triples(s, keep)
+        if tg is None or ts is None:
+            assert k in refused and decoded[k] == [None, None] and ids[k] is None
+            continue
+        assert k not in refused
+        coded += 1
+        assert ids[k] == tg[0]
+        for (_, t), d in zip((tg, ts), decoded[k]):
+            n, inst, attr, rel, tops = d
+            assert n == len(t.variables) and tops == t.tops
+            assert [i for i, _ in inst] == [i for i, _ in t.instances]
+            assert [(i, j) for i, _, j in rel] == [(i, j) for i, _, j in t.relations]
+            for (_, c), (_, x) in zip(t.instances, inst):
+                same(c, x)
+            for (i, r, v), (_, xr, xv) in zip(t.attributes, attr):
+                same(":" + r, xr)
+                same(v, xv)
+            for (_, r, _), (_, xr, _) in zip(t.relations, rel):
+                same(":" + r, xr)
+            assert [i for i, _, _ in attr] == [i for i, _, _ in t.attributes]
+    return coded
+
+
+def _amr_files(base):
+    return sorted(p for p in base.rglob("*") if p.is_file() and p.suffix in (".amr", ".txt", ".penman")
+                  and "README" not in p.name)
+
+
+def _blocks(path) -> list[str]:
+    return [text for _, text in iter_blocks(str(path), str(path))]
+
+
+def test_every_shared_amr_file_codes_to_the_same_triples():
+    files = _amr_files(shared_path("amr"))
+    assert len(files) > 20
+    coded = 0
+    for path in files:
+        blocks = _blocks(path)
+        if len(blocks) < 2:
+            continue
+        for keep in KEEPS:
+            coded += check(blocks[:-1], blocks[1:], keep)
+    assert coded > 10_000
+
+
+def test_robustness_files_code_to_the_same_triples():
+    base = shared_path("robustness")
+    files = sorted(p for p in base.rglob("*") if p.is_file() and p.suffix in (".amr", ".txt", ".penman"))
+    assert files
+    for path in files:
+        try:
+            blocks = _blocks(path)
+        except Exception:  # unreadable files are the block cutter's business
+            continue
+        if blocks:
+            for keep in KEEPS:
+                check(blocks, blocks[::-1], keep)
+
+
+def test_refused_and_empty():
+    ids, codes, refused = pair_codes(["(x / y)", "(x / y) (z / w)", "# ::id a\n(a / b :ARG0-of (c / d))"],
+                                     ["(x / y :mod \":mod\")", "(x / y)", "(q / b)"])
+    assert refused == [1] and ids == [None, None, "a"]
+    assert pair_codes([], [], NON_INVERTED_OF)[1] == b""
+    with pytest.raises(ValueError):
+        pair_codes(["(x / y)"], [], NON_INVERTED_OF)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pairs=st.lists(st.tuples(graphs(extra=4), graphs(extra=4)), min_size=1, max_size=5))
+def test_generated_graphs_code_to_the_same_triples(pairs):
+    for keep in KEEPS:
+        check([a for a, _ in pairs], [b for _, b in pairs], keep)
