@@ -17,9 +17,12 @@ summary needs no numpy) whose columns are ``array.array`` of int64 (counts) or f
 from __future__ import annotations
 
 from array import array
-from typing import Sequence
 
 from .corpus import RowTable
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Sequence
 
 
 class ColumnTable(RowTable):
