@@ -215,9 +215,37 @@ BATCH = 512
 """Graph pairs whose concept similarities are computed together."""
 
 
+def _compiled() -> bool:
+    """Whether pairs go through the compiled stage first (``MRKIT_NO_FAST_S2MATCH`` set:
+    every pair takes the Python engine, the reference path)."""
+    return not os.environ.get("MRKIT_NO_FAST_S2MATCH")
+
+
 def _score(index: int, gid: str | None, ta: Triples, tb: Triples, S: np.ndarray,
-           config: AlignConfig) -> PairScore:
-    """S2match of one pair, given its triples and its concept similarity matrix."""
+           config: AlignConfig, compiled: bool | None = None) -> PairScore:
+    """S2match of one pair, given its triples and its concept similarity matrix.
+
+    The compiled stage of the engine (:func:`mrkit.align.graded.graded_stage`) runs first
+    unless ``compiled`` is false (default: :func:`_compiled`); a pair it certifies has
+    exactly the result the Python engine gives it, any other pair goes on below."""
+    if compiled is None:
+        compiled = _compiled()
+    if compiled:
+        from ...align.graded import graded_stage
+
+        r = graded_stage(S, len(ta.variables), len(tb.variables), ta.attributes, tb.attributes,
+                         ta.relations, tb.relations, ta.tops, tb.tops, config)
+        if r is not None:
+            score, bound, method, m = r
+            va, vb = ta.variables, tb.variables
+            mapping = {va[i]: (vb[j] if j >= 0 else None) for i, j in enumerate(m)}
+            return PairScore(index, gid, score, len(ta), len(tb), True, bound, method, mapping)
+    return _score_python(index, gid, ta, tb, S, config)
+
+
+def _score_python(index: int, gid: str | None, ta: Triples, tb: Triples, S: np.ndarray,
+                  config: AlignConfig) -> PairScore:
+    """:func:`_score` through the Python engine only (the reference path)."""
     fa, fb = _attr_features(ta), _attr_features(tb)
     U = unary_matrix(fa.unary, fb.unary)
     U += S
@@ -276,7 +304,8 @@ def _embeddings_of_triples(vectors, golds: Sequence[Triples], systems: Sequence[
 
 def _score_chunk(task: tuple) -> list[PairScore]:
     (config,), items = task
-    return [_score(index, gid, ta, tb, S, config) for index, gid, ta, tb, S in items]
+    compiled = _compiled()
+    return [_score(index, gid, ta, tb, S, config, compiled) for index, gid, ta, tb, S in items]
 
 
 def s2match_corpus(golds: Sequence[Graph], systems: Sequence[Graph], vectors=None,
