@@ -145,7 +145,12 @@ class _SimCache:
         return k
 
     def _ids(self, concepts: Sequence[str | None]) -> list[int]:
-        return [-1 if c is None else self._id(c) for c in concepts]
+        ids = self.ids
+        out = [ids.get(c, -1) if c is not None else -1 for c in concepts]
+        for k, c in enumerate(concepts):  # concepts not seen before
+            if c is not None and out[k] < 0:
+                out[k] = self._id(c)
+        return out
 
     def _as_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """(unit vectors, sense-less form ids) of all concepts so far, as numpy arrays
@@ -304,8 +309,23 @@ def _embeddings_of_triples(vectors, golds: Sequence[Triples], systems: Sequence[
 
 def _score_chunk(task: tuple) -> list[PairScore]:
     (config,), items = task
-    compiled = _compiled()
-    return [_score(index, gid, ta, tb, S, config, compiled) for index, gid, ta, tb, S in items]
+    if not _compiled():
+        return [_score_python(index, gid, ta, tb, S, config) for index, gid, ta, tb, S in items]
+    from ...align.graded import graded_stage, stage_work
+
+    work = stage_work(config)
+    out = []
+    for index, gid, ta, tb, S in items:  # _score, with the stage's settings computed once
+        va, vb = ta.variables, tb.variables
+        r = graded_stage(S, len(va), len(vb), ta.attributes, tb.attributes, ta.relations, tb.relations,
+                         ta.tops, tb.tops, config, work)
+        if r is None:
+            out.append(_score_python(index, gid, ta, tb, S, config))
+            continue
+        score, bound, method, m = r
+        mapping = {v: (vb[j] if j >= 0 else None) for v, j in zip(va, m)}
+        out.append(PairScore(index, gid, score, len(ta), len(tb), True, bound, method, mapping))
+    return out
 
 
 def s2match_corpus(golds: Sequence[Graph], systems: Sequence[Graph], vectors=None,
