@@ -854,14 +854,10 @@ done:
     return result;
 }
 
-/* engine._branch_and_bound on an integral problem (Smatch), the score only */
-static int branch_core(const double *U, const uint8_t *allowed0, const int32_t *as, const int32_t *at,
-                       const int32_t *al, const int32_t *bs, const int32_t *bt, const int32_t *bl,
-                       int nA, int nB, int nEa, int nEb, int nL, unsigned long long seed,
-                       int limited, double *left, double *score_io) {
-    return branch_core_ex(U, allowed0, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, seed, limited, left,
-                          score_io, 1, NULL);
-}
+static int stage_core(const double *U, int nA, int nB, const int32_t *as, const int32_t *at, const int32_t *al,
+                      const int32_t *bs, const int32_t *bt, const int32_t *bl, int nEa, int nEb, int nL,
+                      int integral, double work, int restarts, unsigned long long seed,
+                      double *score_out, double *bound_out, int *method_out, int32_t *mapping_out);
 
 /* smatch_stage(codes, work) -> score | None
  *
@@ -870,7 +866,7 @@ static int branch_core(const double *U, const uint8_t *allowed0, const int32_t *
  * i and system node j, the trivial and the assignment bound, hill-climbing from the
  * assignment's mapping under the pair's work budget (`work` steps, as engine.Budget
  * counts them; negative: unlimited), then the directed and Lagrangian bounds, seeded
- * restarts and the branch-and-bound (branch_core), as align() runs them before its LP.
+ * restarts and the branch-and-bound (branch_core_ex), as align() runs them before its LP (stage_core).
  * When a bound is reached or every branch is closed, the score is the certified optimum
  * and is returned; otherwise None (the caller runs the whole engine, which starts with
  * these very stages and goes on to the LP / ILP).  Every array and every step is the one
@@ -895,16 +891,12 @@ static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
     const int64_t *pa = c + 6, *fa = pa + nA + 1, *pb = fa + nFa, *fb = pb + nB + 1;
     const int64_t *ea = fb + nFb, *eb = ea + 3 * (int64_t)nEa;
     size_t nm = (size_t)nA * nB;
-    double *U = calloc(nm, sizeof(double)), *w = malloc(nm * sizeof(double));
-    uint8_t *allowed = malloc(nm), *useful = malloc(nm);
+    double *U = calloc(nm, sizeof(double));
     int32_t *cols = malloc(sizeof(int32_t) * (6 * (size_t)(nEa + nEb) + 1));
     int32_t *labels = malloc(sizeof(int32_t) * ((size_t)(nEa + nEb) + 1));
     int32_t *mapping = malloc(sizeof(int32_t) * ((size_t)nA + 1));
-    int rn = nA <= nB ? nA : nB, rm = nA <= nB ? nB : nA, transpose = nA > nB;
-    double *cost = malloc(sizeof(double) * nm);
-    int32_t *r2c = malloc(sizeof(int32_t) * ((size_t)rn + 1));
     PyObject *result = NULL;
-    if (!U || !w || !allowed || !useful || !cols || !labels || !mapping || !cost || !r2c) {
+    if (!U || !cols || !labels || !mapping) {
         PyErr_NoMemory();
         goto out;
     }
@@ -924,7 +916,6 @@ static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
             }
             U[(size_t)i * nB + j] = (double)shared;
         }
-    memset(allowed, 1, nm);
     /* edge columns with dense label ids */
     int nE = nEa + nEb, nL = 0;
     for (int e = 0; e < nEa; e++) labels[e] = (int32_t)ea[3 * e + 2];
@@ -944,128 +935,20 @@ static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
         if (e < nEa) { as[e] = (int32_t)src[0]; at[e] = (int32_t)src[1]; al[e] = lo; }
         else { int f = e - nEa; bs[f] = (int32_t)src[0]; bt[f] = (int32_t)src[1]; bl[f] = lo; }
     }
-    long edge_bound = weights_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, w, useful, 0);
-    if (edge_bound < 0) { fail = 1; goto stage_done; }
-    /* the trivial bound */
-    double rows = 0.0, colsum = 0.0;
-    for (int i = 0; i < nA; i++) {
-        double mx = U[(size_t)i * nB];
-        for (int j = 1; j < nB; j++) if (U[(size_t)i * nB + j] > mx) mx = U[(size_t)i * nB + j];
-        rows += mx;
-    }
-    for (int j = 0; j < nB; j++) {
-        double mx = U[j];
-        for (int i = 1; i < nA; i++) if (U[(size_t)i * nB + j] > mx) mx = U[(size_t)i * nB + j];
-        colsum += mx;
-    }
-    double trivial = (rows < colsum ? rows : colsum) + (double)edge_bound;
-    /* the budget, as engine.Budget counts it */
-    int limited = work >= 0.0;
-    double left = work;
-    left -= (double)nA * nB + nEa + nEb;
-    double a_cost = 0.1 * rn * rn * rm + (double)nA * nB;
-    if (limited && a_cost > left) goto stage_done;   /* align() takes the greedy start */
-    left -= a_cost;
-    /* the assignment bound and its mapping */
-    for (int a = 0; a < rn; a++)
-        for (int b = 0; b < rm; b++)
-            cost[(size_t)a * rm + b] = -(transpose ? w[(size_t)b * nB + a] : w[(size_t)a * nB + b]);
-    if (hungarian_min(cost, rn, rm, r2c) < 0) { fail = 1; goto stage_done; }
-    double total = 0.0;
-    for (int i = 0; i < nA; i++) mapping[i] = -1;
-    for (int a = 0; a < rn; a++) {
-        int i = transpose ? r2c[a] : a, j = transpose ? a : r2c[a];
-        mapping[i] = j;
-        total += w[(size_t)i * nB + j];
-    }
-    for (int i = 0; i < nA; i++)
-        if (mapping[i] >= 0 && !useful[(size_t)i * nB + mapping[i]]) mapping[i] = -1;
-    double bound = floor((total < trivial ? total : trivial) + 1e-9);
-    double target = bound - 1e-9;
-    double ecost = 2.0 + 4.0 * nEa / (double)(nA > 1 ? nA : 1);
-    long long max_evals = LLONG_MAX;
-    if (limited) {
-        double fd = py_floordiv(left > 0.0 ? left : 0.0, ecost);
-        max_evals = fd >= 9.2e18 ? LLONG_MAX : (long long)fd;
-    }
-    long long evals = 0;
-    int used = 0;
-    score = climb_core(U, allowed, useful, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, mapping, 0, 0ULL,
-                       target, max_evals, &evals, &used);
-    if (score == -INFINITY) { fail = 1; goto stage_done; }
-    left -= evals * ecost + nA + nB + nEa;
-    if (score >= target) { certified = 1; goto stage_done; }
-    if (limited && max_evals >= 0 && evals >= max_evals) goto stage_done;   /* stopped: "work" */
-    /* the directed bounds (when affordable; else align() stops uncertified) */
-    if (limited && 2 * a_cost > left) goto stage_done;
-    left -= 2 * a_cost;
     {
-        double best = INFINITY;
-        for (int mode = 1; mode <= 2; mode++) {
-            if (weights_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, w, useful, mode) < 0) {
-                fail = 1;
-                goto stage_done;
-            }
-            for (int a = 0; a < rn; a++)
-                for (int b = 0; b < rm; b++)
-                    cost[(size_t)a * rm + b] = -(transpose ? w[(size_t)b * nB + a] : w[(size_t)a * nB + b]);
-            if (hungarian_min(cost, rn, rm, r2c) < 0) { fail = 1; goto stage_done; }
-            double t = 0.0;
-            for (int a = 0; a < rn; a++) {
-                int i = transpose ? r2c[a] : a, j = transpose ? a : r2c[a];
-                t += w[(size_t)i * nB + j];
-            }
-            if (t < best) best = t;
-        }
-        bound = floor((bound < best ? bound : best) + 1e-9);
-        /* mode 2 left useful as mode 0 made it: useful does not depend on the mode */
+        double bound = 0.0;
+        int method = 0;
+        int rc = stage_core(U, nA, nB, as, at, al, bs, bt, bl, nEa, nEb, nL, 1, work, restarts, seed, &score,
+                            &bound, &method, mapping);
+        if (rc < 0) fail = 1;
+        else certified = rc;
     }
-    if (score >= bound - 1e-9) { certified = 1; goto stage_done; }
-    /* the Lagrangian bound */
-    double lag = INFINITY;
-    {
-        double lag_work = 50.0 * rn * rn * rm, lag_cost = 0.1 * lag_work;
-        if (lag_work <= 5e7 && !(limited && lag_cost > left)) {
-            left -= lag_cost;
-            if ((double)rn * rn * rm * 50 <= 5e7) {
-                int lfail = 0;
-                lag = lagrangian_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 50,
-                                      score + (1.0 - 2e-9), 2000000LL, &lfail);
-                if (lfail) { fail = 1; goto stage_done; }
-            }
-            bound = floor((bound < lag ? bound : lag) + 1e-9);
-            if (score >= bound - 1e-9) { certified = 1; goto stage_done; }
-        }
-    }
-    /* seeded restarts from the best mapping */
-    if (restarts && !(limited && 0.0 > left)) {
-        long long me = LLONG_MAX;
-        if (limited) {
-            double fd = py_floordiv(left > 0.0 ? left : 0.0, ecost);
-            me = fd >= 9.2e18 ? LLONG_MAX : (long long)fd;
-        }
-        double s2 = climb_core(U, allowed, useful, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, mapping,
-                               restarts, seed & 0xFFFFFFFFFFFFFFFFULL, bound - 1e-9, me, &evals, &used);
-        if (s2 == -INFINITY) { fail = 1; goto stage_done; }
-        left -= evals * ecost + nA + nB + nEa;   /* as _climb charges it (branching follows) */
-        if (s2 > score) score = s2;
-        if (score >= bound - 1e-9) { certified = 1; goto stage_done; }
-    }
-    /* branch-and-bound on the Lagrangian bound (engine._branch_and_bound) */
-    if (lag < INFINITY && (double)rn * rn * rm <= 2e5) {
-        int closed = branch_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL,
-                                 seed & 0xFFFFFFFFFFFFFFFFULL, limited, &left, &score);
-        if (closed < 0) { fail = 1; goto stage_done; }
-        if (closed) certified = 1;
-    }
-stage_done:
     Py_END_ALLOW_THREADS
     if (fail) PyErr_NoMemory();
     else if (certified) result = PyFloat_FromDouble(score);
     else { result = Py_None; Py_INCREF(result); }
 out:
-    free(U); free(w); free(allowed); free(useful); free(cols); free(labels); free(mapping);
-    free(cost); free(r2c);
+    free(U); free(cols); free(labels); free(mapping);
     PyBuffer_Release(&cb);
     return result;
 }
