@@ -4,7 +4,10 @@ The alignment search is the shared engine (:mod:`mrkit.align`) with a graded una
 matrix: mapping gold node i to system node j earns its matching attribute triples plus
 ``sim(concept_i, concept_j)``, and, when both are the top node, the top triple earns the
 same similarity (the reference's TOP triple carries the root concept).  Relations count
-1 when both ends are mapped and the labels agree, as in Smatch.
+1 when both ends are mapped and the labels agree, as in Smatch.  Each pair goes through the
+engine's compiled stage first (:func:`mrkit.align.graded.graded_stage`, the engine's steps
+before its LP, in C); what it does not certify goes through :func:`mrkit.align.align`
+(``MRKIT_NO_FAST_S2MATCH=1``: every pair does, the reference path).
 
 ``sim(a, b)`` (the reference's ``maybe_sim``):
 
