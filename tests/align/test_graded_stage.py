@@ -186,3 +186,12 @@ def test_bad_input_raises():
         graded_stage(S, 2, 3, [], [], [], [], [], [])
     with pytest.raises(ValueError):
         graded_stage(S, 2, 2, [], [], [], [], [7], [0])
+
+
+def test_index_like_node_numbers():
+    """Node numbers may be any integer-like objects (numpy's too), as in the Python path."""
+    a = (2, [(np.int64(0), "op1", "x")], [(np.int32(0), "arg0", np.int64(1))], [np.int64(0)])
+    b = (2, [(0, "op1", "x")], [(0, "arg0", 1)], [0])
+    S = np.array([[0.75, 0.0], [0.0, 1 / 3]])
+    r = stage(a, b, S, AlignConfig())
+    assert_same(r, align(engine_problem(a, b, S), AlignConfig()))

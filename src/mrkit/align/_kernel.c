@@ -1168,7 +1168,7 @@ static int read_attr_keys(PyObject *lst, int n, PyObject *strings, int64_t **key
             PyErr_SetString(PyExc_ValueError, "attributes: expected (node, role, value) tuples");
             return -1;
         }
-        Py_ssize_t i = PyLong_AsSsize_t(PyTuple_GET_ITEM(tup, 0));
+        Py_ssize_t i = PyNumber_AsSsize_t(PyTuple_GET_ITEM(tup, 0), NULL);
         if (i < 0 || i >= n) {
             free(key); free(node);
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "attributes: node out of range");
@@ -1206,8 +1206,8 @@ static int read_relations(PyObject *lst, int n, PyObject *labels, int32_t *s, in
             PyErr_SetString(PyExc_ValueError, "relations: expected (node, role, node) tuples");
             return -1;
         }
-        Py_ssize_t x = PyLong_AsSsize_t(PyTuple_GET_ITEM(tup, 0));
-        Py_ssize_t y = PyLong_AsSsize_t(PyTuple_GET_ITEM(tup, 2));
+        Py_ssize_t x = PyNumber_AsSsize_t(PyTuple_GET_ITEM(tup, 0), NULL);
+        Py_ssize_t y = PyNumber_AsSsize_t(PyTuple_GET_ITEM(tup, 2), NULL);
         if (x < 0 || x >= n || y < 0 || y >= n) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "relations: node out of range");
             return -1;
@@ -1266,10 +1266,10 @@ static PyObject *k_graded_stage(PyObject *self, PyObject *args) {
             U[ij] = (double)shared + S[ij];
         }
     for (Py_ssize_t p = 0; p < PyList_GET_SIZE(atop); p++) {
-        Py_ssize_t i = PyLong_AsSsize_t(PyList_GET_ITEM(atop, p));
+        Py_ssize_t i = PyNumber_AsSsize_t(PyList_GET_ITEM(atop, p), NULL);
         if (i < 0 || i >= nA) { if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "top out of range"); goto out; }
         for (Py_ssize_t q = 0; q < PyList_GET_SIZE(btop); q++) {
-            Py_ssize_t j = PyLong_AsSsize_t(PyList_GET_ITEM(btop, q));
+            Py_ssize_t j = PyNumber_AsSsize_t(PyList_GET_ITEM(btop, q), NULL);
             if (j < 0 || j >= nB) { if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "top out of range"); goto out; }
             U[(size_t)i * nB + j] += S[(size_t)i * nB + j];
         }
