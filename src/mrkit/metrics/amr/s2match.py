@@ -230,23 +230,24 @@ def _compiled() -> bool:
 
 
 def _score(index: int, gid: str | None, ta: Triples, tb: Triples, S: np.ndarray,
-           config: AlignConfig, compiled: bool | None = None) -> PairScore:
+           config: AlignConfig, compiled: bool | None = None, work: float | None = None) -> PairScore:
     """S2match of one pair, given its triples and its concept similarity matrix.
 
-    The compiled stage of the engine (:func:`mrkit.align.graded.graded_stage`) runs first
-    unless ``compiled`` is false (default: :func:`_compiled`); a pair it certifies has
-    exactly the result the Python engine gives it, any other pair goes on below."""
+    The compiled stage of the engine (:func:`mrkit.align.graded.graded_stage`; ``work``:
+    its budget, from ``config`` when omitted) runs first unless ``compiled`` is false
+    (default: :func:`_compiled`); a pair it certifies has exactly the result the Python
+    engine gives it, any other pair goes on below."""
     if compiled is None:
         compiled = _compiled()
     if compiled:
         from ...align.graded import graded_stage
 
-        r = graded_stage(S, len(ta.variables), len(tb.variables), ta.attributes, tb.attributes,
-                         ta.relations, tb.relations, ta.tops, tb.tops, config)
+        va, vb = ta.variables, tb.variables
+        r = graded_stage(S, len(va), len(vb), ta.attributes, tb.attributes, ta.relations, tb.relations,
+                         ta.tops, tb.tops, config, work)
         if r is not None:
             score, bound, method, m = r
-            va, vb = ta.variables, tb.variables
-            mapping = {va[i]: (vb[j] if j >= 0 else None) for i, j in enumerate(m)}
+            mapping = {v: (vb[j] if j >= 0 else None) for v, j in zip(va, m)}
             return PairScore(index, gid, score, len(ta), len(tb), True, bound, method, mapping)
     return _score_python(index, gid, ta, tb, S, config)
 
@@ -312,23 +313,14 @@ def _embeddings_of_triples(vectors, golds: Sequence[Triples], systems: Sequence[
 
 def _score_chunk(task: tuple) -> list[PairScore]:
     (config,), items = task
-    if not _compiled():
-        return [_score_python(index, gid, ta, tb, S, config) for index, gid, ta, tb, S in items]
-    from ...align.graded import graded_stage, stage_work
+    compiled = _compiled()
+    if compiled:
+        from ...align.graded import stage_work
 
-    work = stage_work(config)
-    out = []
-    for index, gid, ta, tb, S in items:  # _score, with the stage's settings computed once
-        va, vb = ta.variables, tb.variables
-        r = graded_stage(S, len(va), len(vb), ta.attributes, tb.attributes, ta.relations, tb.relations,
-                         ta.tops, tb.tops, config, work)
-        if r is None:
-            out.append(_score_python(index, gid, ta, tb, S, config))
-            continue
-        score, bound, method, m = r
-        mapping = {v: (vb[j] if j >= 0 else None) for v, j in zip(va, m)}
-        out.append(PairScore(index, gid, score, len(ta), len(tb), True, bound, method, mapping))
-    return out
+        work = stage_work(config)
+    else:
+        work = None
+    return [_score(index, gid, ta, tb, S, config, compiled, work) for index, gid, ta, tb, S in items]
 
 
 def s2match_corpus(golds: Sequence[Graph], systems: Sequence[Graph], vectors=None,
