@@ -30,6 +30,19 @@ def test_sorted_index_is_the_dict_of_the_list(tmp_path_factory, words, probes):
         assert index.get(w) == expected.get(w)
 
 
+@settings(max_examples=100, deadline=None)
+@given(words=st.lists(st.text(alphabet="abé", max_size=4), max_size=40),
+       probes=st.lists(st.text(alphabet="abé", max_size=4), max_size=10), fence=st.integers(1, 5))
+def test_the_fence_narrows_without_changing_answers(tmp_path_factory, words, probes, fence):
+    """Lookups through the in-memory fence of every FENCE-th word (also duplicates
+    across a fence post) answer as the dict does."""
+    index = _index(words, tmp_path_factory.mktemp("idx"))
+    index.FENCE = fence
+    expected = {w: i for i, w in enumerate(words)}
+    for w in [*words, *probes, "", "zz"]:
+        assert index.get(w) == expected.get(w)
+
+
 def test_duplicates_and_prefixes(tmp_path):
     index = _index(["the", "a", "th", "the", "é", "e", ""], tmp_path)
     assert [index.get(w) for w in ("the", "a", "th", "é", "e", "", "t", "thee")] == [3, 1, 2, 4, 5, 6, None, None]

@@ -711,10 +711,18 @@ static uint8_t *push_copy(stack_t_ *S, const uint8_t *allowed) {
  * is then the optimum), 0 when the node limit or the budget stopped it, -1 on memory
  * failure.  *score receives the best score found. */
 #define BRANCH_NODES 64
-static int branch_core(const double *U, const uint8_t *allowed0, const int32_t *as, const int32_t *at,
-                       const int32_t *al, const int32_t *bs, const int32_t *bt, const int32_t *bl,
-                       int nA, int nB, int nEa, int nEb, int nL, unsigned long long seed,
-                       int limited, double *left, double *score_io) {
+/* round_bound() of bounds.py: integral problems have integral optima */
+static inline double round_bound_c(int integral, double b) { return integral ? floor(b + 1e-9) : b; }
+/* _goal() of engine.py: a bound below this certifies `score` */
+static inline double goal_c(int integral, double score) { return score + (integral ? 1.0 - 2e-9 : 1e-9); }
+
+/* integral: the problem's scores are integers (bounds rounded down, as round_bound());
+ * best_map (nA entries, may be NULL): holds the caller's best mapping and receives the
+ * mapping of the best score found, as _branch_and_bound returns it */
+static int branch_core_ex(const double *U, const uint8_t *allowed0, const int32_t *as, const int32_t *at,
+                          const int32_t *al, const int32_t *bs, const int32_t *bt, const int32_t *bl,
+                          int nA, int nB, int nEa, int nEb, int nL, unsigned long long seed,
+                          int limited, double *left, double *score_io, int integral, int32_t *best_map) {
     size_t nm = (size_t)nA * nB;
     int rn = nA <= nB ? nA : nB, rm = nA <= nB ? nB : nA, transpose = nA > nB;
     double score = *score_io;
@@ -748,9 +756,9 @@ static int branch_core(const double *U, const uint8_t *allowed0, const int32_t *
         }
         int lfail = 0;
         double b = lagrangian_core(Uq, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 50,
-                                   score + (1.0 - 2e-9), 2000000LL, &lfail);
+                                   goal_c(integral, score), 2000000LL, &lfail);
         if (lfail) { free(allowed); goto done; }
-        if (floor(b + 1e-9) <= score + 1e-9) { free(allowed); continue; }
+        if (round_bound_c(integral, b) <= score + 1e-9) { free(allowed); continue; }
         int nsplit = 0;
         for (int i = 0; i < nA; i++) {
             int c = 0;
@@ -770,7 +778,10 @@ static int branch_core(const double *U, const uint8_t *allowed0, const int32_t *
                 for (size_t k = 0; k < nm; k++)
                     if (useful[k]) m[k / nB] = (int32_t)(k % nB);
                 double value = mapping_score(U, m, nA, nB, as, at, al, nEa, bs, bt, bl, nEb);
-                if (value > score) score = value;
+                if (value > score) {
+                    score = value;
+                    if (best_map) memcpy(best_map, m, sizeof(int32_t) * (size_t)nA);
+                }
                 free(allowed);
                 continue;
             }
@@ -811,7 +822,8 @@ static int branch_core(const double *U, const uint8_t *allowed0, const int32_t *
         if (limited) *left -= evals * ecost + nA + nB + nEa;
         if (s2 > score) {
             score = s2;
-            if (floor(b + 1e-9) <= score + 1e-9) { free(allowed); continue; }
+            if (best_map) memcpy(best_map, m, sizeof(int32_t) * (size_t)nA);
+            if (round_bound_c(integral, b) <= score + 1e-9) { free(allowed); continue; }
         }
         /* split on the gold node of highest degree among those with two or more images */
         int bi = -1;
@@ -843,6 +855,11 @@ done:
     return result;
 }
 
+static int stage_core(const double *U, int nA, int nB, const int32_t *as, const int32_t *at, const int32_t *al,
+                      const int32_t *bs, const int32_t *bt, const int32_t *bl, int nEa, int nEb, int nL,
+                      int integral, double work, int restarts, unsigned long long seed,
+                      double *score_out, double *bound_out, int *method_out, int32_t *mapping_out);
+
 /* smatch_stage(codes, work) -> score | None
  *
  * The first stage of engine.py's align() on an integer-coded Smatch problem (the codes of
@@ -850,7 +867,7 @@ done:
  * i and system node j, the trivial and the assignment bound, hill-climbing from the
  * assignment's mapping under the pair's work budget (`work` steps, as engine.Budget
  * counts them; negative: unlimited), then the directed and Lagrangian bounds, seeded
- * restarts and the branch-and-bound (branch_core), as align() runs them before its LP.
+ * restarts and the branch-and-bound (branch_core_ex), as align() runs them before its LP (stage_core).
  * When a bound is reached or every branch is closed, the score is the certified optimum
  * and is returned; otherwise None (the caller runs the whole engine, which starts with
  * these very stages and goes on to the LP / ILP).  Every array and every step is the one
@@ -875,16 +892,12 @@ static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
     const int64_t *pa = c + 6, *fa = pa + nA + 1, *pb = fa + nFa, *fb = pb + nB + 1;
     const int64_t *ea = fb + nFb, *eb = ea + 3 * (int64_t)nEa;
     size_t nm = (size_t)nA * nB;
-    double *U = calloc(nm, sizeof(double)), *w = malloc(nm * sizeof(double));
-    uint8_t *allowed = malloc(nm), *useful = malloc(nm);
+    double *U = calloc(nm, sizeof(double));
     int32_t *cols = malloc(sizeof(int32_t) * (6 * (size_t)(nEa + nEb) + 1));
     int32_t *labels = malloc(sizeof(int32_t) * ((size_t)(nEa + nEb) + 1));
     int32_t *mapping = malloc(sizeof(int32_t) * ((size_t)nA + 1));
-    int rn = nA <= nB ? nA : nB, rm = nA <= nB ? nB : nA, transpose = nA > nB;
-    double *cost = malloc(sizeof(double) * nm);
-    int32_t *r2c = malloc(sizeof(int32_t) * ((size_t)rn + 1));
     PyObject *result = NULL;
-    if (!U || !w || !allowed || !useful || !cols || !labels || !mapping || !cost || !r2c) {
+    if (!U || !cols || !labels || !mapping) {
         PyErr_NoMemory();
         goto out;
     }
@@ -904,7 +917,6 @@ static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
             }
             U[(size_t)i * nB + j] = (double)shared;
         }
-    memset(allowed, 1, nm);
     /* edge columns with dense label ids */
     int nE = nEa + nEb, nL = 0;
     for (int e = 0; e < nEa; e++) labels[e] = (int32_t)ea[3 * e + 2];
@@ -924,33 +936,105 @@ static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
         if (e < nEa) { as[e] = (int32_t)src[0]; at[e] = (int32_t)src[1]; al[e] = lo; }
         else { int f = e - nEa; bs[f] = (int32_t)src[0]; bt[f] = (int32_t)src[1]; bl[f] = lo; }
     }
+    {
+        double bound = 0.0;
+        int method = 0;
+        int rc = stage_core(U, nA, nB, as, at, al, bs, bt, bl, nEa, nEb, nL, 1, work, restarts, seed, &score,
+                            &bound, &method, mapping);
+        if (rc < 0) fail = 1;
+        else certified = rc;
+    }
+    Py_END_ALLOW_THREADS
+    if (fail) PyErr_NoMemory();
+    else if (certified) result = PyFloat_FromDouble(score);
+    else { result = Py_None; Py_INCREF(result); }
+out:
+    free(U); free(cols); free(labels); free(mapping);
+    PyBuffer_Release(&cb);
+    return result;
+}
+
+/* -------------------------------------- align()'s stages before the LP, in C */
+
+/* numpy's sum of a contiguous float64 array (pairwise summation, as
+ * numpy/_core/src/umath/loops_utils.h.src pairwise_sum, added to the reduction's
+ * initial 0.0): the trivial bound of bounds.py to the bit on graded scores */
+static double np_pairwise_sum(const double *a, Py_ssize_t n) {
+    if (n < 8) {
+        double res = 0.0;
+        for (Py_ssize_t i = 0; i < n; i++) res += a[i];
+        return res;
+    }
+    if (n <= 128) {
+        double r[8];
+        Py_ssize_t i;
+        for (int k = 0; k < 8; k++) r[k] = a[k];
+        for (i = 8; i < n - (n % 8); i += 8)
+            for (int k = 0; k < 8; k++) r[k] += a[i + k];
+        double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++) res += a[i];
+        return res;
+    }
+    Py_ssize_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return np_pairwise_sum(a, n2) + np_pairwise_sum(a + n2, n - n2);
+}
+
+static double np_sum(const double *a, Py_ssize_t n) { return 0.0 + np_pairwise_sum(a, n); }
+
+/* stage_core: engine.align() up to its LP on a problem whose pairs are all allowed
+ * (unary U, nA x nB, nA and nB > 0; edge columns with dense label ids < nL; `integral`:
+ * every U is an integer), step for step: the trivial and assignment bounds, the climb from
+ * the assignment's mapping, the directed and Lagrangian bounds, seeded restarts and the
+ * branch-and-bound, under the work budget `work` (as engine.Budget counts it; negative:
+ * unlimited).  Returns 1 when align() certifies the pair in these stages: *score_out,
+ * *bound_out, *method_out (0 "bound", 1 "branch") and mapping_out (nA) are then align()'s;
+ * 0 when align() would go on (LP / ILP, greedy start, stopped: the caller runs it);
+ * -1 on memory failure. */
+static int stage_core(const double *U, int nA, int nB, const int32_t *as, const int32_t *at, const int32_t *al,
+                      const int32_t *bs, const int32_t *bt, const int32_t *bl, int nEa, int nEb, int nL,
+                      int integral, double work, int restarts, unsigned long long seed,
+                      double *score_out, double *bound_out, int *method_out, int32_t *mapping_out) {
+    size_t nm = (size_t)nA * nB;
+    int rn = nA <= nB ? nA : nB, rm = nA <= nB ? nB : nA, transpose = nA > nB;
+    double *w = malloc(sizeof(double) * (nm + 1)), *cost = malloc(sizeof(double) * (nm + 1));
+    double *mx = malloc(sizeof(double) * ((size_t)(nA > nB ? nA : nB) + 1));
+    uint8_t *allowed = malloc(nm + 1), *useful = malloc(nm + 1);
+    int32_t *r2c = malloc(sizeof(int32_t) * ((size_t)rn + 1));
+    int32_t *mapping = mapping_out, *m2 = malloc(sizeof(int32_t) * ((size_t)nA + 1));
+    int result = -1, method = 0;
+    double score = 0.0, bound;
+    if (!w || !cost || !mx || !allowed || !useful || !r2c || !m2) goto out;
+    memset(allowed, 1, nm);
     long edge_bound = weights_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, w, useful, 0);
-    if (edge_bound < 0) { fail = 1; goto stage_done; }
-    /* the trivial bound */
-    double rows = 0.0, colsum = 0.0;
+    if (edge_bound < 0) goto out;
+    result = 0;
+    /* trivial_bound: min(U.max(axis=1).sum(), U.max(axis=0).sum()) + edge bound */
     for (int i = 0; i < nA; i++) {
-        double mx = U[(size_t)i * nB];
-        for (int j = 1; j < nB; j++) if (U[(size_t)i * nB + j] > mx) mx = U[(size_t)i * nB + j];
-        rows += mx;
+        double v = U[(size_t)i * nB];
+        for (int j = 1; j < nB; j++) if (U[(size_t)i * nB + j] > v) v = U[(size_t)i * nB + j];
+        mx[i] = v;
     }
+    double rows = np_sum(mx, nA);
     for (int j = 0; j < nB; j++) {
-        double mx = U[j];
-        for (int i = 1; i < nA; i++) if (U[(size_t)i * nB + j] > mx) mx = U[(size_t)i * nB + j];
-        colsum += mx;
+        double v = U[j];
+        for (int i = 1; i < nA; i++) if (U[(size_t)i * nB + j] > v) v = U[(size_t)i * nB + j];
+        mx[j] = v;
     }
-    double trivial = (rows < colsum ? rows : colsum) + (double)edge_bound;
+    double colsum = np_sum(mx, nB);
+    double trivial = (colsum < rows ? colsum : rows) + (double)edge_bound;
     /* the budget, as engine.Budget counts it */
     int limited = work >= 0.0;
     double left = work;
     left -= (double)nA * nB + nEa + nEb;
     double a_cost = 0.1 * rn * rn * rm + (double)nA * nB;
-    if (limited && a_cost > left) goto stage_done;   /* align() takes the greedy start */
+    if (limited && a_cost > left) goto out;   /* align() takes the greedy start */
     left -= a_cost;
     /* the assignment bound and its mapping */
     for (int a = 0; a < rn; a++)
         for (int b = 0; b < rm; b++)
             cost[(size_t)a * rm + b] = -(transpose ? w[(size_t)b * nB + a] : w[(size_t)a * nB + b]);
-    if (hungarian_min(cost, rn, rm, r2c) < 0) { fail = 1; goto stage_done; }
+    if (hungarian_min(cost, rn, rm, r2c) < 0) { result = -1; goto out; }
     double total = 0.0;
     for (int i = 0; i < nA; i++) mapping[i] = -1;
     for (int a = 0; a < rn; a++) {
@@ -960,7 +1044,7 @@ static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
     }
     for (int i = 0; i < nA; i++)
         if (mapping[i] >= 0 && !useful[(size_t)i * nB + mapping[i]]) mapping[i] = -1;
-    double bound = floor((total < trivial ? total : trivial) + 1e-9);
+    bound = round_bound_c(integral, trivial < total ? trivial : total);
     double target = bound - 1e-9;
     double ecost = 2.0 + 4.0 * nEa / (double)(nA > 1 ? nA : 1);
     long long max_evals = LLONG_MAX;
@@ -972,24 +1056,24 @@ static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
     int used = 0;
     score = climb_core(U, allowed, useful, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, mapping, 0, 0ULL,
                        target, max_evals, &evals, &used);
-    if (score == -INFINITY) { fail = 1; goto stage_done; }
+    if (score == -INFINITY) { result = -1; goto out; }
     left -= evals * ecost + nA + nB + nEa;
-    if (score >= target) { certified = 1; goto stage_done; }
-    if (limited && max_evals >= 0 && evals >= max_evals) goto stage_done;   /* stopped: "work" */
+    if (score >= target) { result = 1; goto out; }
+    if (limited && max_evals >= 0 && evals >= max_evals) goto out;   /* stopped: "work" */
     /* the directed bounds (when affordable; else align() stops uncertified) */
-    if (limited && 2 * a_cost > left) goto stage_done;
+    if (limited && 2 * a_cost > left) goto out;
     left -= 2 * a_cost;
     {
         double best = INFINITY;
         for (int mode = 1; mode <= 2; mode++) {
             if (weights_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, w, useful, mode) < 0) {
-                fail = 1;
-                goto stage_done;
+                result = -1;
+                goto out;
             }
             for (int a = 0; a < rn; a++)
                 for (int b = 0; b < rm; b++)
                     cost[(size_t)a * rm + b] = -(transpose ? w[(size_t)b * nB + a] : w[(size_t)a * nB + b]);
-            if (hungarian_min(cost, rn, rm, r2c) < 0) { fail = 1; goto stage_done; }
+            if (hungarian_min(cost, rn, rm, r2c) < 0) { result = -1; goto out; }
             double t = 0.0;
             for (int a = 0; a < rn; a++) {
                 int i = transpose ? r2c[a] : a, j = transpose ? a : r2c[a];
@@ -997,10 +1081,9 @@ static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
             }
             if (t < best) best = t;
         }
-        bound = floor((bound < best ? bound : best) + 1e-9);
-        /* mode 2 left useful as mode 0 made it: useful does not depend on the mode */
+        bound = round_bound_c(integral, best < bound ? best : bound);
     }
-    if (score >= bound - 1e-9) { certified = 1; goto stage_done; }
+    if (score >= bound - 1e-9) { result = 1; goto out; }
     /* the Lagrangian bound */
     double lag = INFINITY;
     {
@@ -1010,11 +1093,11 @@ static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
             if ((double)rn * rn * rm * 50 <= 5e7) {
                 int lfail = 0;
                 lag = lagrangian_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 50,
-                                      score + (1.0 - 2e-9), 2000000LL, &lfail);
-                if (lfail) { fail = 1; goto stage_done; }
+                                      goal_c(integral, score), 2000000LL, &lfail);
+                if (lfail) { result = -1; goto out; }
             }
-            bound = floor((bound < lag ? bound : lag) + 1e-9);
-            if (score >= bound - 1e-9) { certified = 1; goto stage_done; }
+            bound = round_bound_c(integral, lag < bound ? lag : bound);
+            if (score >= bound - 1e-9) { result = 1; goto out; }
         }
     }
     /* seeded restarts from the best mapping */
@@ -1024,29 +1107,198 @@ static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
             double fd = py_floordiv(left > 0.0 ? left : 0.0, ecost);
             me = fd >= 9.2e18 ? LLONG_MAX : (long long)fd;
         }
-        double s2 = climb_core(U, allowed, useful, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, mapping,
-                               restarts, seed & 0xFFFFFFFFFFFFFFFFULL, bound - 1e-9, me, &evals, &used);
-        if (s2 == -INFINITY) { fail = 1; goto stage_done; }
+        memcpy(m2, mapping, sizeof(int32_t) * (size_t)nA);
+        double s2 = climb_core(U, allowed, useful, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, m2,
+                               restarts, seed, bound - 1e-9, me, &evals, &used);
+        if (s2 == -INFINITY) { result = -1; goto out; }
         left -= evals * ecost + nA + nB + nEa;   /* as _climb charges it (branching follows) */
-        if (s2 > score) score = s2;
-        if (score >= bound - 1e-9) { certified = 1; goto stage_done; }
+        if (s2 > score) { score = s2; memcpy(mapping, m2, sizeof(int32_t) * (size_t)nA); }
+        if (score >= bound - 1e-9) { result = 1; goto out; }
     }
     /* branch-and-bound on the Lagrangian bound (engine._branch_and_bound) */
     if (lag < INFINITY && (double)rn * rn * rm <= 2e5) {
-        int closed = branch_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL,
-                                 seed & 0xFFFFFFFFFFFFFFFFULL, limited, &left, &score);
-        if (closed < 0) { fail = 1; goto stage_done; }
-        if (closed) certified = 1;
+        int closed = branch_core_ex(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, seed, limited,
+                                    &left, &score, integral, mapping);
+        if (closed < 0) { result = -1; goto out; }
+        if (closed) { result = 1; method = 1; bound = score; }
     }
-stage_done:
-    Py_END_ALLOW_THREADS
-    if (fail) PyErr_NoMemory();
-    else if (certified) result = PyFloat_FromDouble(score);
-    else { result = Py_None; Py_INCREF(result); }
 out:
-    free(U); free(w); free(allowed); free(useful); free(cols); free(labels); free(mapping);
-    free(cost); free(r2c);
-    PyBuffer_Release(&cb);
+    if (result == 1) { *score_out = score; *bound_out = bound; *method_out = method; }
+    free(w); free(cost); free(mx); free(allowed); free(useful); free(r2c); free(m2);
+    return result;
+}
+
+/* graded_stage(S, nA, nB, a_attributes, b_attributes, a_relations, b_relations, a_tops, b_tops,
+ *              work[, restarts, seed]) -> (score, bound, method, mapping) | None
+ *
+ * stage_core on the problem S2match hands the engine (metrics/amr/s2match.py _score):
+ * nodes 0..nA-1 and 0..nB-1 (S is the float64 nA x nB table of graded concept
+ * similarities), U[i, j] = (number of shared (role, value) attribute features of i and
+ * j, as a multiset) + S[i, j], plus S[i, j] once more for every (gold top i, system top
+ * j); edges: the relations (i, role, k), de-duplicated in order, label ids in order of
+ * first appearance (gold, then system), as build_problem() numbers them.  The lists are
+ * those of mrkit.features.triples.Triples.  Returns align()'s certified result (method
+ * "bound" or "branch", mapping a list of system indices, -1 unmapped) or None when align()
+ * would go on past these stages: the caller then runs the whole engine. */
+/* number of a Python object in dict d (setdefault to len(d)); -1 on error */
+static int64_t intern_obj(PyObject *d, PyObject *key) {
+    PyObject *v = PyDict_GetItemWithError(d, key);
+    if (v) return (int64_t)PyLong_AsLongLong(v);
+    if (PyErr_Occurred()) return -1;
+    PyObject *num = PyLong_FromSsize_t(PyDict_GET_SIZE(d));
+    if (!num) return -1;
+    int rc = PyDict_SetItem(d, key, num);
+    Py_DECREF(num);
+    if (rc < 0) return -1;
+    return (int64_t)PyDict_GET_SIZE(d) - 1;
+}
+
+static int read_attr_keys(PyObject *lst, int n, PyObject *strings, int64_t **keys, int32_t **ptr) {
+    /* per node, the sorted (role id, value id) keys of its attribute features */
+    Py_ssize_t k = PyList_GET_SIZE(lst);
+    int64_t *key = malloc(sizeof(int64_t) * ((size_t)k + 1));
+    int32_t *node = malloc(sizeof(int32_t) * ((size_t)k + 1));
+    int32_t *p = calloc((size_t)n + 2, sizeof(int32_t));
+    int64_t *out = malloc(sizeof(int64_t) * ((size_t)k + 1));
+    *keys = out; *ptr = p;
+    if (!key || !node || !p || !out) { free(key); free(node); PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t t = 0; t < k; t++) {
+        PyObject *tup = PyList_GET_ITEM(lst, t);
+        if (!PyTuple_Check(tup) || PyTuple_GET_SIZE(tup) != 3) {
+            free(key); free(node);
+            PyErr_SetString(PyExc_ValueError, "attributes: expected (node, role, value) tuples");
+            return -1;
+        }
+        Py_ssize_t i = PyNumber_AsSsize_t(PyTuple_GET_ITEM(tup, 0), NULL);
+        if (i < 0 || i >= n) {
+            free(key); free(node);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "attributes: node out of range");
+            return -1;
+        }
+        int64_t r = intern_obj(strings, PyTuple_GET_ITEM(tup, 1));
+        int64_t v = r < 0 ? -1 : intern_obj(strings, PyTuple_GET_ITEM(tup, 2));
+        if (v < 0) { free(key); free(node); return -1; }
+        key[t] = (r << 32) | v;
+        node[t] = (int32_t)i;
+        p[i + 2]++;
+    }
+    for (int i = 0; i < n; i++) p[i + 2] += p[i + 1];
+    for (Py_ssize_t t = 0; t < k; t++) out[p[node[t] + 1]++] = key[t];
+    for (int i = 0; i < n; i++) {   /* sort each node's keys (few: insertion sort) */
+        for (int x = p[i] + 1; x < p[i + 1]; x++) {
+            int64_t v = out[x];
+            int y = x - 1;
+            while (y >= p[i] && out[y] > v) { out[y + 1] = out[y]; y--; }
+            out[y + 1] = v;
+        }
+    }
+    free(key); free(node);
+    return 0;
+}
+
+/* relations (i, role, k) of a list -> edge columns (s, t, label id); duplicates dropped
+ * (the first kept); returns the number of edges, -1 on error */
+static int read_relations(PyObject *lst, int n, PyObject *labels, int32_t *s, int32_t *t, int32_t *l) {
+    Py_ssize_t k = PyList_GET_SIZE(lst);
+    int ne = 0;
+    for (Py_ssize_t q = 0; q < k; q++) {
+        PyObject *tup = PyList_GET_ITEM(lst, q);
+        if (!PyTuple_Check(tup) || PyTuple_GET_SIZE(tup) != 3) {
+            PyErr_SetString(PyExc_ValueError, "relations: expected (node, role, node) tuples");
+            return -1;
+        }
+        Py_ssize_t x = PyNumber_AsSsize_t(PyTuple_GET_ITEM(tup, 0), NULL);
+        Py_ssize_t y = PyNumber_AsSsize_t(PyTuple_GET_ITEM(tup, 2), NULL);
+        if (x < 0 || x >= n || y < 0 || y >= n) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "relations: node out of range");
+            return -1;
+        }
+        int64_t lab = intern_obj(labels, PyTuple_GET_ITEM(tup, 1));
+        if (lab < 0) return -1;
+        int dup = 0;
+        for (int e = 0; e < ne && !dup; e++) dup = s[e] == x && t[e] == y && l[e] == lab;
+        if (dup) continue;
+        s[ne] = (int32_t)x; t[ne] = (int32_t)y; l[ne] = (int32_t)lab;
+        ne++;
+    }
+    return ne;
+}
+
+static PyObject *k_graded_stage(PyObject *self, PyObject *args) {
+    PyObject *So, *aat, *bat, *arel, *brel, *atop, *btop;
+    int nA, nB, restarts = 0;
+    double work;
+    unsigned long long seed = 0;
+    if (!PyArg_ParseTuple(args, "OiiO!O!O!O!O!O!d|iK", &So, &nA, &nB, &PyList_Type, &aat, &PyList_Type, &bat,
+                          &PyList_Type, &arel, &PyList_Type, &brel, &PyList_Type, &atop, &PyList_Type, &btop,
+                          &work, &restarts, &seed))
+        return NULL;
+    if (nA < 0 || nB < 0) { PyErr_SetString(PyExc_ValueError, "negative node count"); return NULL; }
+    Py_buffer sb;
+    if (get_buf(So, &sb, 8, (Py_ssize_t)nA * nB, 0, "S") < 0) return NULL;
+    PyObject *result = NULL, *strings = PyDict_New(), *labels = PyDict_New();
+    size_t nm = (size_t)nA * nB;
+    Py_ssize_t nRa = PyList_GET_SIZE(arel), nRb = PyList_GET_SIZE(brel);
+    double *U = malloc(sizeof(double) * (nm + 1));
+    int32_t *cols = malloc(sizeof(int32_t) * (3 * (size_t)(nRa + nRb) + 1));
+    int32_t *mapping = malloc(sizeof(int32_t) * ((size_t)nA + 1));
+    int64_t *ka = NULL, *kb = NULL;
+    int32_t *pa = NULL, *pb = NULL;
+    if (!strings || !labels || !U || !cols || !mapping) { PyErr_NoMemory(); goto out; }
+    if (nA == 0 || nB == 0) {   /* align(): nothing to map */
+        PyObject *lst = PyList_New(nA);
+        if (!lst) goto out;
+        for (int i = 0; i < nA; i++) PyList_SET_ITEM(lst, i, PyLong_FromLong(-1));
+        result = Py_BuildValue("ddsN", 0.0, 0.0, "bound", lst);
+        goto out;
+    }
+    if (read_attr_keys(aat, nA, strings, &ka, &pa) < 0 || read_attr_keys(bat, nB, strings, &kb, &pb) < 0) goto out;
+    /* U = shared attribute features + S, + S again on (top, top) pairs (in this order) */
+    const double *S = sb.buf;
+    for (int i = 0; i < nA; i++)
+        for (int j = 0; j < nB; j++) {
+            int x = pa[i], xe = pa[i + 1], y = pb[j], ye = pb[j + 1], shared = 0;
+            while (x < xe && y < ye) {
+                if (ka[x] == kb[y]) { shared++; x++; y++; }
+                else if (ka[x] < kb[y]) x++;
+                else y++;
+            }
+            size_t ij = (size_t)i * nB + j;
+            U[ij] = (double)shared + S[ij];
+        }
+    for (Py_ssize_t p = 0; p < PyList_GET_SIZE(atop); p++) {
+        Py_ssize_t i = PyNumber_AsSsize_t(PyList_GET_ITEM(atop, p), NULL);
+        if (i < 0 || i >= nA) { if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "top out of range"); goto out; }
+        for (Py_ssize_t q = 0; q < PyList_GET_SIZE(btop); q++) {
+            Py_ssize_t j = PyNumber_AsSsize_t(PyList_GET_ITEM(btop, q), NULL);
+            if (j < 0 || j >= nB) { if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "top out of range"); goto out; }
+            U[(size_t)i * nB + j] += S[(size_t)i * nB + j];
+        }
+    }
+    int integral = 1;
+    for (size_t k = 0; k < nm && integral; k++) integral = U[k] == nearbyint(U[k]);
+    int32_t *as = cols, *at = as + nRa, *al = at + nRa, *bs = al + nRa, *bt = bs + nRb, *bl = bt + nRb;
+    int nEa = read_relations(arel, nA, labels, as, at, al);
+    if (nEa < 0) goto out;
+    int nEb = read_relations(brel, nB, labels, bs, bt, bl);
+    if (nEb < 0) goto out;
+    int nL = (int)PyDict_GET_SIZE(labels);
+    double score = 0.0, bound = 0.0;
+    int method = 0, rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = stage_core(U, nA, nB, as, at, al, bs, bt, bl, nEa, nEb, nL, integral, work, restarts, seed,
+                    &score, &bound, &method, mapping);
+    Py_END_ALLOW_THREADS
+    if (rc < 0) { PyErr_NoMemory(); goto out; }
+    if (rc == 0) { result = Py_None; Py_INCREF(result); goto out; }
+    PyObject *lst = PyList_New(nA);
+    if (!lst) goto out;
+    for (int i = 0; i < nA; i++) PyList_SET_ITEM(lst, i, PyLong_FromLong(mapping[i]));
+    result = Py_BuildValue("ddsN", score, bound, method ? "branch" : "bound", lst);
+out:
+    Py_XDECREF(strings); Py_XDECREF(labels);
+    free(U); free(cols); free(mapping); free(ka); free(kb); free(pa); free(pb);
+    PyBuffer_Release(&sb);
     return result;
 }
 
@@ -1338,6 +1590,9 @@ static PyMethodDef methods[] = {
     {"climb", k_climb, METH_VARARGS, "hill-climbing with restarts over one-to-one mappings"},
     {"lagrangian", k_lagrangian, METH_VARARGS, "Lagrangian assignment bound (subgradient over edge pay splits)"},
     {"weights", k_weights, METH_VARARGS, "assignment-bound weights, useful pairs, trivial edge bound"},
+    {"graded_stage", k_graded_stage, METH_VARARGS,
+     "graded_stage(S, nA, nB, a_attributes, b_attributes, a_relations, b_relations, a_tops, b_tops, work"
+     "[, restarts, seed]) -> (score, bound, method, mapping) certified by align()'s stages before the LP, or None"},
     {"smatch_stage", k_smatch_stage, METH_VARARGS,
      "smatch_stage(codes, work[, restarts, seed]) -> score certified by align()'s stages before the LP, or None"},
     {"mapped_stage", k_mapped_stage, METH_VARARGS,

@@ -15,6 +15,7 @@ or a backend object) into a backend.
 from __future__ import annotations
 
 import os
+from bisect import bisect_right
 from typing import Iterable, Mapping, Protocol
 
 import numpy as np
@@ -80,10 +81,11 @@ class PackagedGlove:
         root = _packaged_root()
         self.index = word_index(root)
         self.matrix = np.load(os.path.join(root, "glove_6B_50d_emb.npy"), mmap_mode="r")
+        self._rows = np.asarray(self.matrix)  # the same memory, without memmap's per-row cost
 
     def get(self, word: str) -> np.ndarray | None:
         i = self.index.get(word)
-        return None if i is None else np.array(self.matrix[i], dtype=np.float64)
+        return None if i is None else np.array(self._rows[i], dtype=np.float64)
 
 
 def _packaged_root() -> str:
@@ -148,11 +150,22 @@ class SortedIndex:
         self.offsets = view[head:head + 8 * (n + 1)].cast("Q")
         self.rows = view[head + 8 * (n + 1):head + 8 * (n + 1) + 4 * n].cast("I")
         self.blob = head + 8 * (n + 1) + 4 * n
+        self._fence: list[bytes] | None = None
+
+    FENCE = 64
+    """Every FENCE-th word is kept in memory (on first use) to narrow a search."""
 
     def get(self, word: str) -> int | None:
         key = word.encode("utf-8", "surrogatepass")
         data, offsets, base = self.data, self.offsets, self.blob
-        lo, hi = 0, self.n
+        fence = self._fence
+        if fence is None:
+            step = self.FENCE
+            fence = self._fence = [bytes(data[base + offsets[k]:base + offsets[k + 1]])
+                                   for k in range(0, self.n, step)]
+        # words[k * FENCE] <= key for k < f: the answer lies in [(f - 1) * FENCE, f * FENCE]
+        f = bisect_right(fence, key)
+        lo, hi = max(0, (f - 1) * self.FENCE), min(self.n, f * self.FENCE)
         while lo < hi:  # the first position whose word is greater than key
             mid = (lo + hi) // 2
             if data[base + offsets[mid]:base + offsets[mid + 1]] <= key:

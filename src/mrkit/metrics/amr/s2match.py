@@ -4,7 +4,10 @@ The alignment search is the shared engine (:mod:`mrkit.align`) with a graded una
 matrix: mapping gold node i to system node j earns its matching attribute triples plus
 ``sim(concept_i, concept_j)``, and, when both are the top node, the top triple earns the
 same similarity (the reference's TOP triple carries the root concept).  Relations count
-1 when both ends are mapped and the labels agree, as in Smatch.
+1 when both ends are mapped and the labels agree, as in Smatch.  Each pair goes through the
+engine's compiled stage first (:func:`mrkit.align.graded.graded_stage`, the engine's steps
+before its LP, in C); what it does not certify goes through :func:`mrkit.align.align`
+(``MRKIT_NO_FAST_S2MATCH=1``: every pair does, the reference path).
 
 ``sim(a, b)`` (the reference's ``maybe_sim``):
 
@@ -145,7 +148,12 @@ class _SimCache:
         return k
 
     def _ids(self, concepts: Sequence[str | None]) -> list[int]:
-        return [-1 if c is None else self._id(c) for c in concepts]
+        ids = self.ids
+        out = [ids.get(c, -1) if c is not None else -1 for c in concepts]
+        for k, c in enumerate(concepts):  # concepts not seen before
+            if c is not None and out[k] < 0:
+                out[k] = self._id(c)
+        return out
 
     def _as_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """(unit vectors, sense-less form ids) of all concepts so far, as numpy arrays
@@ -215,9 +223,38 @@ BATCH = 512
 """Graph pairs whose concept similarities are computed together."""
 
 
+def _compiled() -> bool:
+    """Whether pairs go through the compiled stage first (``MRKIT_NO_FAST_S2MATCH`` set:
+    every pair takes the Python engine, the reference path)."""
+    return not os.environ.get("MRKIT_NO_FAST_S2MATCH")
+
+
 def _score(index: int, gid: str | None, ta: Triples, tb: Triples, S: np.ndarray,
-           config: AlignConfig) -> PairScore:
-    """S2match of one pair, given its triples and its concept similarity matrix."""
+           config: AlignConfig, compiled: bool | None = None, work: float | None = None) -> PairScore:
+    """S2match of one pair, given its triples and its concept similarity matrix.
+
+    The compiled stage of the engine (:func:`mrkit.align.graded.graded_stage`; ``work``:
+    its budget, from ``config`` when omitted) runs first unless ``compiled`` is false
+    (default: :func:`_compiled`); a pair it certifies has exactly the result the Python
+    engine gives it, any other pair goes on below."""
+    if compiled is None:
+        compiled = _compiled()
+    if compiled:
+        from ...align.graded import graded_stage
+
+        va, vb = ta.variables, tb.variables
+        r = graded_stage(S, len(va), len(vb), ta.attributes, tb.attributes, ta.relations, tb.relations,
+                         ta.tops, tb.tops, config, work)
+        if r is not None:
+            score, bound, method, m = r
+            mapping = {v: (vb[j] if j >= 0 else None) for v, j in zip(va, m)}
+            return PairScore(index, gid, score, len(ta), len(tb), True, bound, method, mapping)
+    return _score_python(index, gid, ta, tb, S, config)
+
+
+def _score_python(index: int, gid: str | None, ta: Triples, tb: Triples, S: np.ndarray,
+                  config: AlignConfig) -> PairScore:
+    """:func:`_score` through the Python engine only (the reference path)."""
     fa, fb = _attr_features(ta), _attr_features(tb)
     U = unary_matrix(fa.unary, fb.unary)
     U += S
@@ -276,7 +313,14 @@ def _embeddings_of_triples(vectors, golds: Sequence[Triples], systems: Sequence[
 
 def _score_chunk(task: tuple) -> list[PairScore]:
     (config,), items = task
-    return [_score(index, gid, ta, tb, S, config) for index, gid, ta, tb, S in items]
+    compiled = _compiled()
+    if compiled:
+        from ...align.graded import stage_work
+
+        work = stage_work(config)
+    else:
+        work = None
+    return [_score(index, gid, ta, tb, S, config, compiled, work) for index, gid, ta, tb, S in items]
 
 
 def s2match_corpus(golds: Sequence[Graph], systems: Sequence[Graph], vectors=None,
