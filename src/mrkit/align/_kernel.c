@@ -858,7 +858,53 @@ done:
 static int stage_core(const double *U, int nA, int nB, const int32_t *as, const int32_t *at, const int32_t *al,
                       const int32_t *bs, const int32_t *bt, const int32_t *bl, int nEa, int nEb, int nL,
                       int integral, double work, int restarts, unsigned long long seed,
+                      const uint8_t *mask, int mapped, int probe,
                       double *score_out, double *bound_out, int *method_out, int32_t *mapping_out);
+
+/* The problem of a pair's integer codes (smatch_stage's layout, checked by the caller),
+ * for stage_core: U[i, j] = the size of the intersection of gold node i's and system node
+ * j's sorted feature lists (left as it is where `mask`, if given, is 0: the caller zeroes
+ * U), the edge columns as, at, al (nEa each), bs, bt, bl (nEb each) one after the other in
+ * `cols`, with dense label ids; `labels` (nEa + nEb) is scratch.  Returns the number of labels. */
+static int code_problem(const int64_t *c, const uint8_t *mask, double *U, int32_t *cols, int32_t *labels) {
+    int nA = (int)c[0], nB = (int)c[1], nEa = (int)c[2], nEb = (int)c[3];
+    int64_t nFa = c[4], nFb = c[5];
+    const int64_t *pa = c + 6, *fa = pa + nA + 1, *pb = fa + nFa, *fb = pb + nB + 1;
+    const int64_t *ea = fb + nFb, *eb = ea + 3 * (int64_t)nEa;
+    /* U: sizes of the intersections of the nodes' sorted feature lists */
+    for (int i = 0; i < nA; i++)
+        for (int j = 0; j < nB; j++) {
+            if (mask && !mask[(size_t)i * nB + j]) continue;
+            int64_t x = pa[i], xe = pa[i + 1], y = pb[j], ye = pb[j + 1];
+            int shared = 0;
+            while (x < xe && y < ye) {
+                if (fa[x] == fb[y]) { shared++; x++; y++; }
+                else if (fa[x] < fb[y]) x++;
+                else y++;
+            }
+            U[(size_t)i * nB + j] = (double)shared;
+        }
+    /* edge columns with dense label ids */
+    int nE = nEa + nEb, nL = 0;
+    for (int e = 0; e < nEa; e++) labels[e] = (int32_t)ea[3 * e + 2];
+    for (int e = 0; e < nEb; e++) labels[nEa + e] = (int32_t)eb[3 * e + 2];
+    qsort(labels, (size_t)nE, sizeof(int32_t), cmp_i32);
+    for (int k = 0; k < nE; k++)
+        if (k == 0 || labels[k] != labels[k - 1]) labels[nL++] = labels[k];
+    int32_t *as = cols, *at = as + nEa, *al = at + nEa, *bs = al + nEa, *bt = bs + nEb, *bl = bt + nEb;
+    for (int e = 0; e < nE; e++) {
+        const int64_t *src = e < nEa ? ea + 3 * e : eb + 3 * (e - nEa);
+        int32_t lab = (int32_t)src[2];
+        int lo = 0, hi = nL - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (labels[mid] < lab) lo = mid + 1; else hi = mid;
+        }
+        if (e < nEa) { as[e] = (int32_t)src[0]; at[e] = (int32_t)src[1]; al[e] = lo; }
+        else { int f = e - nEa; bs[f] = (int32_t)src[0]; bt[f] = (int32_t)src[1]; bl[f] = lo; }
+    }
+    return nL;
+}
 
 /* smatch_stage(codes, work) -> score | None
  *
@@ -889,8 +935,6 @@ static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
         return NULL;
     }
     if (nA == 0 || nB == 0) { PyBuffer_Release(&cb); return PyFloat_FromDouble(0.0); }
-    const int64_t *pa = c + 6, *fa = pa + nA + 1, *pb = fa + nFa, *fb = pb + nB + 1;
-    const int64_t *ea = fb + nFb, *eb = ea + 3 * (int64_t)nEa;
     size_t nm = (size_t)nA * nB;
     double *U = calloc(nm, sizeof(double));
     int32_t *cols = malloc(sizeof(int32_t) * (6 * (size_t)(nEa + nEb) + 1));
@@ -905,42 +949,13 @@ static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
     double score = 0.0;
     int fail = 0;
     Py_BEGIN_ALLOW_THREADS
-    /* U: sizes of the intersections of the nodes' sorted feature sets */
-    for (int i = 0; i < nA; i++)
-        for (int j = 0; j < nB; j++) {
-            int64_t x = pa[i], xe = pa[i + 1], y = pb[j], ye = pb[j + 1];
-            int shared = 0;
-            while (x < xe && y < ye) {
-                if (fa[x] == fb[y]) { shared++; x++; y++; }
-                else if (fa[x] < fb[y]) x++;
-                else y++;
-            }
-            U[(size_t)i * nB + j] = (double)shared;
-        }
-    /* edge columns with dense label ids */
-    int nE = nEa + nEb, nL = 0;
-    for (int e = 0; e < nEa; e++) labels[e] = (int32_t)ea[3 * e + 2];
-    for (int e = 0; e < nEb; e++) labels[nEa + e] = (int32_t)eb[3 * e + 2];
-    qsort(labels, (size_t)nE, sizeof(int32_t), cmp_i32);
-    for (int k = 0; k < nE; k++)
-        if (k == 0 || labels[k] != labels[k - 1]) labels[nL++] = labels[k];
+    int nL = code_problem(c, NULL, U, cols, labels);
     int32_t *as = cols, *at = as + nEa, *al = at + nEa, *bs = al + nEa, *bt = bs + nEb, *bl = bt + nEb;
-    for (int e = 0; e < nE; e++) {
-        const int64_t *src = e < nEa ? ea + 3 * e : eb + 3 * (e - nEa);
-        int32_t lab = (int32_t)src[2];
-        int lo = 0, hi = nL - 1;
-        while (lo < hi) {
-            int mid = (lo + hi) / 2;
-            if (labels[mid] < lab) lo = mid + 1; else hi = mid;
-        }
-        if (e < nEa) { as[e] = (int32_t)src[0]; at[e] = (int32_t)src[1]; al[e] = lo; }
-        else { int f = e - nEa; bs[f] = (int32_t)src[0]; bt[f] = (int32_t)src[1]; bl[f] = lo; }
-    }
     {
         double bound = 0.0;
         int method = 0;
-        int rc = stage_core(U, nA, nB, as, at, al, bs, bt, bl, nEa, nEb, nL, 1, work, restarts, seed, &score,
-                            &bound, &method, mapping);
+        int rc = stage_core(U, nA, nB, as, at, al, bs, bt, bl, nEa, nEb, nL, 1, work, restarts, seed, NULL,
+                            0, 0, &score, &bound, &method, mapping);
         if (rc < 0) fail = 1;
         else certified = rc;
     }
@@ -982,6 +997,20 @@ static double np_pairwise_sum(const double *a, Py_ssize_t n) {
 
 static double np_sum(const double *a, Py_ssize_t n) { return 0.0 + np_pairwise_sum(a, n); }
 
+/* engine._lagrangian_probe: 10 subgradient steps towards the score; 1 (and *bound_io
+ * lowered to the probe's bound) when it certifies the score, 0 when not, -1 on memory failure */
+static int probe_core(const double *U, const uint8_t *allowed, const int32_t *as, const int32_t *at,
+                      const int32_t *al, const int32_t *bs, const int32_t *bt, const int32_t *bl,
+                      int nA, int nB, int nEa, int nEb, int integral, double score, double *bound_io) {
+    int lfail = 0;
+    double b = lagrangian_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 10,
+                               goal_c(integral, score), 2000000LL, &lfail);
+    if (lfail) return -1;
+    b = round_bound_c(integral, *bound_io < b ? *bound_io : b);
+    if (score >= b - 1e-9) { *bound_io = b; return 1; }
+    return 0;
+}
+
 /* stage_core: engine.align() up to its LP on a problem whose pairs are all allowed
  * (unary U, nA x nB, nA and nB > 0; edge columns with dense label ids < nL; `integral`:
  * every U is an integer), step for step: the trivial and assignment bounds, the climb from
@@ -990,10 +1019,18 @@ static double np_sum(const double *a, Py_ssize_t n) { return 0.0 + np_pairwise_s
  * unlimited).  Returns 1 when align() certifies the pair in these stages: *score_out,
  * *bound_out, *method_out (0 "bound", 1 "branch") and mapping_out (nA) are then align()'s;
  * 0 when align() would go on (LP / ILP, greedy start, stopped: the caller runs it);
- * -1 on memory failure. */
+ * -1 on memory failure.
+ * `mask` (nA x nB bytes, NULL: every pair) restricts the pairs to the candidates (U must
+ * be 0 where the mask is, as build_problem() makes it).  `mapped` (integral problems
+ * only) is mapped_stage's rule after the Lagrangian stage: no branch-and-bound (a pair
+ * that needs it is left to the engine); when the full Lagrangian stage was skipped and
+ * `probe` is set (exact is not "never"), engine._lagrangian_probe, tried once before the
+ * restarts when it is sure to run after them and once after them; otherwise the pair is
+ * left to the engine.  mapped = 0 (smatch_stage, graded_stage): mask and probe unused. */
 static int stage_core(const double *U, int nA, int nB, const int32_t *as, const int32_t *at, const int32_t *al,
                       const int32_t *bs, const int32_t *bt, const int32_t *bl, int nEa, int nEb, int nL,
                       int integral, double work, int restarts, unsigned long long seed,
+                      const uint8_t *mask, int mapped, int probe,
                       double *score_out, double *bound_out, int *method_out, int32_t *mapping_out) {
     size_t nm = (size_t)nA * nB;
     int rn = nA <= nB ? nA : nB, rm = nA <= nB ? nB : nA, transpose = nA > nB;
@@ -1005,7 +1042,8 @@ static int stage_core(const double *U, int nA, int nB, const int32_t *as, const 
     int result = -1, method = 0;
     double score = 0.0, bound;
     if (!w || !cost || !mx || !allowed || !useful || !r2c || !m2) goto out;
-    memset(allowed, 1, nm);
+    if (mask) for (size_t k = 0; k < nm; k++) allowed[k] = mask[k] != 0;
+    else memset(allowed, 1, nm);
     long edge_bound = weights_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, w, useful, 0);
     if (edge_bound < 0) goto out;
     result = 0;
@@ -1100,6 +1138,30 @@ static int stage_core(const double *U, int nA, int nB, const int32_t *as, const 
             if (score >= bound - 1e-9) { result = 1; goto out; }
         }
     }
+    if (mapped) {
+        /* The probe before the restarts, when it is sure to run after them: if it certifies
+         * the score now, the restarts cannot change the result (they replace the mapping only
+         * by a strictly better one, and none exists; they leave the bound alone), so the
+         * mapping, score and bound are the ones align() reaches after them.  "Sure to run":
+         * an upper bound on the restarts' work still leaves the probe's cost in the budget.
+         * Each climb sweep evaluates at most the useful pairs and makes one move, each move
+         * gains at least 1 (integral scores), and no climb exceeds the optimum, which is the
+         * score if the probe certifies it: at most (restarts + 1) * (score + 1) sweeps. */
+        /* Without the probe to follow (too big, a full Lagrangian bound already computed, or
+         * exact "never"), only the restarts could still certify here, rarely: the pair is left
+         * to the engine now, which runs them itself, rather than climbing twice. */
+        if (!(probe && lag == INFINITY && (double)rn * rn * rm * 10 <= 1e8)) goto out;
+        if (restarts && !(limited && 0.0 > left)) {
+            double cost_p = 0.1 * 10 * (double)rn * rn * rm;
+            double n_useful = 0.0;
+            for (size_t k = 0; k < nm; k++) n_useful += useful[k] != 0;
+            double wmax = ((double)restarts + 1.0) * (score + 1.0) * n_useful * ecost + nA + nB + nEa;
+            if (!limited || left - (1.01 * wmax + 1000.0) >= cost_p) {
+                int pr = probe_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, integral, score, &bound);
+                if (pr) { result = pr; goto out; }
+            }
+        }
+    }
     /* seeded restarts from the best mapping */
     if (restarts && !(limited && 0.0 > left)) {
         long long me = LLONG_MAX;
@@ -1114,6 +1176,14 @@ static int stage_core(const double *U, int nA, int nB, const int32_t *as, const 
         left -= evals * ecost + nA + nB + nEa;   /* as _climb charges it (branching follows) */
         if (s2 > score) { score = s2; memcpy(mapping, m2, sizeof(int32_t) * (size_t)nA); }
         if (score >= bound - 1e-9) { result = 1; goto out; }
+    }
+    if (mapped) {
+        /* engine._lagrangian_probe (exact != "never"; the full Lagrangian stage was skipped;
+         * no branch-and-bound then: it needs the Lagrangian bound) */
+        double cost_p = 0.1 * 10 * (double)rn * rn * rm;
+        if (!(limited && cost_p > left))
+            result = probe_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, integral, score, &bound);
+        goto out;
     }
     /* branch-and-bound on the Lagrangian bound (engine._branch_and_bound) */
     if (lag < INFINITY && (double)rn * rn * rm <= 2e5) {
@@ -1287,7 +1357,7 @@ static PyObject *k_graded_stage(PyObject *self, PyObject *args) {
     int method = 0, rc;
     Py_BEGIN_ALLOW_THREADS
     rc = stage_core(U, nA, nB, as, at, al, bs, bt, bl, nEa, nEb, nL, integral, work, restarts, seed,
-                    &score, &bound, &method, mapping);
+                    NULL, 0, 0, &score, &bound, &method, mapping);
     Py_END_ALLOW_THREADS
     if (rc < 0) { PyErr_NoMemory(); goto out; }
     if (rc == 0) { result = Py_None; Py_INCREF(result); goto out; }
@@ -1337,8 +1407,7 @@ static PyObject *k_mapped_stage(PyObject *self, PyObject *args) {
         if (get_buf(ao, &ab, 1, (Py_ssize_t)nm, 0, "allowed") < 0) { PyBuffer_Release(&cb); return NULL; }
         have_allowed = 1;
     }
-    const int64_t *pa = c + 6, *fa = pa + nA + 1, *pb = fa + nFa, *fb = pb + nB + 1;
-    const int64_t *ea = fb + nFb, *eb = ea + 3 * (int64_t)nEa;
+    const int64_t *pa = c + 6, *pb = pa + nA + 1 + nFa, *ea = pb + nB + 1 + nFb;
     int bad = pa[0] != 0 || pa[nA] != nFa || pb[0] != 0 || pb[nB] != nFb;
     for (int i = 0; i < nA && !bad; i++) bad = pa[i] > pa[i + 1];
     for (int j = 0; j < nB && !bad; j++) bad = pb[j] > pb[j + 1];
@@ -1362,208 +1431,27 @@ static PyObject *k_mapped_stage(PyObject *self, PyObject *args) {
         for (int i = 0; i < nA; i++) PyList_SET_ITEM(m0, i, PyLong_FromLong(-1));
         return Py_BuildValue("ddN", 0.0, 0.0, m0);
     }
-    double *U = calloc(nm, sizeof(double)), *w = malloc(nm * sizeof(double));
-    uint8_t *allowed = malloc(nm), *useful = malloc(nm);
+    double *U = calloc(nm, sizeof(double));
     int32_t *cols = malloc(sizeof(int32_t) * (6 * (size_t)(nEa + nEb) + 1));
     int32_t *labels = malloc(sizeof(int32_t) * ((size_t)(nEa + nEb) + 1));
     int32_t *mapping = malloc(sizeof(int32_t) * ((size_t)nA + 1));
-    int rn = nA <= nB ? nA : nB, rm = nA <= nB ? nB : nA, transpose = nA > nB;
-    double *cost = malloc(sizeof(double) * nm);
-    int32_t *r2c = malloc(sizeof(int32_t) * ((size_t)rn + 1));
     PyObject *result = NULL;
-    if (!U || !w || !allowed || !useful || !cols || !labels || !mapping || !cost || !r2c) {
+    if (!U || !cols || !labels || !mapping) {
         PyErr_NoMemory();
         goto out;
     }
-    int certified = 0, fail = 0;
     double score = 0.0, bound = 0.0;
+    int rc, method = 0;
     Py_BEGIN_ALLOW_THREADS
-    if (have_allowed) {
-        const uint8_t *src = ab.buf;
-        for (size_t k = 0; k < nm; k++) allowed[k] = src[k] != 0;
-    } else {
-        memset(allowed, 1, nm);
-    }
-    /* U: sizes of the intersections of the nodes' sorted feature lists, 0 where not allowed */
-    for (int i = 0; i < nA; i++)
-        for (int j = 0; j < nB; j++) {
-            if (!allowed[(size_t)i * nB + j]) continue;
-            int64_t x = pa[i], xe = pa[i + 1], y = pb[j], ye = pb[j + 1];
-            int shared = 0;
-            while (x < xe && y < ye) {
-                if (fa[x] == fb[y]) { shared++; x++; y++; }
-                else if (fa[x] < fb[y]) x++;
-                else y++;
-            }
-            U[(size_t)i * nB + j] = (double)shared;
-        }
-    /* edge columns with dense label ids */
-    int nE = nEa + nEb, nL = 0;
-    for (int e = 0; e < nEa; e++) labels[e] = (int32_t)ea[3 * e + 2];
-    for (int e = 0; e < nEb; e++) labels[nEa + e] = (int32_t)eb[3 * e + 2];
-    qsort(labels, (size_t)nE, sizeof(int32_t), cmp_i32);
-    for (int k = 0; k < nE; k++)
-        if (k == 0 || labels[k] != labels[k - 1]) labels[nL++] = labels[k];
+    /* U is 0 where not allowed, as build_problem() makes it */
+    const uint8_t *mask = have_allowed ? ab.buf : NULL;
+    int nL = code_problem(c, mask, U, cols, labels);
     int32_t *as = cols, *at = as + nEa, *al = at + nEa, *bs = al + nEa, *bt = bs + nEb, *bl = bt + nEb;
-    for (int e = 0; e < nE; e++) {
-        const int64_t *src = e < nEa ? ea + 3 * e : eb + 3 * (e - nEa);
-        int32_t lab = (int32_t)src[2];
-        int lo = 0, hi = nL - 1;
-        while (lo < hi) {
-            int mid = (lo + hi) / 2;
-            if (labels[mid] < lab) lo = mid + 1; else hi = mid;
-        }
-        if (e < nEa) { as[e] = (int32_t)src[0]; at[e] = (int32_t)src[1]; al[e] = lo; }
-        else { int f = e - nEa; bs[f] = (int32_t)src[0]; bt[f] = (int32_t)src[1]; bl[f] = lo; }
-    }
-    long edge_bound = weights_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, w, useful, 0);
-    if (edge_bound < 0) { fail = 1; goto stage_done; }
-    /* the trivial bound */
-    double rows = 0.0, colsum = 0.0;
-    for (int i = 0; i < nA; i++) {
-        double mx = U[(size_t)i * nB];
-        for (int j = 1; j < nB; j++) if (U[(size_t)i * nB + j] > mx) mx = U[(size_t)i * nB + j];
-        rows += mx;
-    }
-    for (int j = 0; j < nB; j++) {
-        double mx = U[j];
-        for (int i = 1; i < nA; i++) if (U[(size_t)i * nB + j] > mx) mx = U[(size_t)i * nB + j];
-        colsum += mx;
-    }
-    double trivial = (rows < colsum ? rows : colsum) + (double)edge_bound;
-    /* the budget, as engine.Budget counts it */
-    int limited = work >= 0.0;
-    double left = work;
-    left -= (double)nA * nB + nEa + nEb;
-    double a_cost = 0.1 * rn * rn * rm + (double)nA * nB;
-    if (limited && a_cost > left) goto stage_done;   /* align() takes the greedy start */
-    left -= a_cost;
-    /* the assignment bound and its mapping */
-    for (int a = 0; a < rn; a++)
-        for (int b = 0; b < rm; b++)
-            cost[(size_t)a * rm + b] = -(transpose ? w[(size_t)b * nB + a] : w[(size_t)a * nB + b]);
-    if (hungarian_min(cost, rn, rm, r2c) < 0) { fail = 1; goto stage_done; }
-    double total = 0.0;
-    for (int i = 0; i < nA; i++) mapping[i] = -1;
-    for (int a = 0; a < rn; a++) {
-        int i = transpose ? r2c[a] : a, j = transpose ? a : r2c[a];
-        mapping[i] = j;
-        total += w[(size_t)i * nB + j];
-    }
-    for (int i = 0; i < nA; i++)
-        if (mapping[i] >= 0 && !useful[(size_t)i * nB + mapping[i]]) mapping[i] = -1;
-    bound = floor((total < trivial ? total : trivial) + 1e-9);
-    double target = bound - 1e-9;
-    double ecost = 2.0 + 4.0 * nEa / (double)(nA > 1 ? nA : 1);
-    long long max_evals = LLONG_MAX;
-    if (limited) {
-        double fd = py_floordiv(left > 0.0 ? left : 0.0, ecost);
-        max_evals = fd >= 9.2e18 ? LLONG_MAX : (long long)fd;
-    }
-    long long evals = 0;
-    int used = 0;
-    score = climb_core(U, allowed, useful, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, mapping, 0, 0ULL,
-                       target, max_evals, &evals, &used);
-    if (score == -INFINITY) { fail = 1; goto stage_done; }
-    left -= evals * ecost + nA + nB + nEa;
-    if (score >= target) { certified = 1; goto stage_done; }
-    if (limited && max_evals >= 0 && evals >= max_evals) goto stage_done;   /* stopped: "work" */
-    /* the directed bounds (when affordable; else align() stops uncertified) */
-    if (limited && 2 * a_cost > left) goto stage_done;
-    left -= 2 * a_cost;
-    {
-        double best = INFINITY;
-        for (int mode = 1; mode <= 2; mode++) {
-            if (weights_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, w, useful, mode) < 0) {
-                fail = 1;
-                goto stage_done;
-            }
-            for (int a = 0; a < rn; a++)
-                for (int b = 0; b < rm; b++)
-                    cost[(size_t)a * rm + b] = -(transpose ? w[(size_t)b * nB + a] : w[(size_t)a * nB + b]);
-            if (hungarian_min(cost, rn, rm, r2c) < 0) { fail = 1; goto stage_done; }
-            double t = 0.0;
-            for (int a = 0; a < rn; a++) {
-                int i = transpose ? r2c[a] : a, j = transpose ? a : r2c[a];
-                t += w[(size_t)i * nB + j];
-            }
-            if (t < best) best = t;
-        }
-        bound = floor((bound < best ? bound : best) + 1e-9);
-    }
-    if (score >= bound - 1e-9) { certified = 1; goto stage_done; }
-    /* the Lagrangian bound */
-    double lag = INFINITY;
-    {
-        double lag_work = 50.0 * rn * rn * rm, lag_cost = 0.1 * lag_work;
-        if (lag_work <= 5e7 && !(limited && lag_cost > left)) {
-            left -= lag_cost;
-            if ((double)rn * rn * rm * 50 <= 5e7) {
-                int lfail = 0;
-                lag = lagrangian_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 50,
-                                      score + (1.0 - 2e-9), 2000000LL, &lfail);
-                if (lfail) { fail = 1; goto stage_done; }
-            }
-            bound = floor((bound < lag ? bound : lag) + 1e-9);
-            if (score >= bound - 1e-9) { certified = 1; goto stage_done; }
-        }
-    }
-    /* The probe before the restarts, when it is sure to run after them: if it certifies
-     * the score now, the restarts cannot change the result (they replace the mapping only
-     * by a strictly better one, and none exists; they leave the bound alone), so the
-     * mapping, score and bound are the ones align() reaches after them.  "Sure to run":
-     * an upper bound on the restarts' work still leaves the probe's cost in the budget.
-     * Each climb sweep evaluates at most the useful pairs and makes one move, each move
-     * gains at least 1 (integral scores), and no climb exceeds the optimum, which is the
-     * score if the probe certifies it: at most (restarts + 1) * (score + 1) sweeps. */
-    /* Without the probe to follow (too big, a full Lagrangian bound already computed, or
-     * exact "never"), only the restarts could still certify here, rarely: the pair is left
-     * to the engine now, which runs them itself, rather than climbing twice. */
-    if (!(probe && lag == INFINITY && (double)rn * rn * rm * 10 <= 1e8)) goto stage_done;
-    if (restarts && !(limited && 0.0 > left)) {
-        double cost_p = 0.1 * 10 * (double)rn * rn * rm;
-        double n_useful = 0.0;
-        for (size_t k = 0; k < nm; k++) n_useful += useful[k] != 0;
-        double wmax = ((double)restarts + 1.0) * (score + 1.0) * n_useful * ecost + nA + nB + nEa;
-        if (!limited || left - (1.01 * wmax + 1000.0) >= cost_p) {
-            int lfail = 0;
-            double b = lagrangian_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 10,
-                                       score + (1.0 - 2e-9), 2000000LL, &lfail);
-            if (lfail) { fail = 1; goto stage_done; }
-            b = floor((bound < b ? bound : b) + 1e-9);
-            if (score >= b - 1e-9) { bound = b; certified = 1; goto stage_done; }
-        }
-    }
-    /* seeded restarts from the best mapping (climb_core keeps the best in `mapping`) */
-    if (restarts && !(limited && 0.0 > left)) {
-        long long me = LLONG_MAX;
-        if (limited) {
-            double fd = py_floordiv(left > 0.0 ? left : 0.0, ecost);
-            me = fd >= 9.2e18 ? LLONG_MAX : (long long)fd;
-        }
-        double s2 = climb_core(U, allowed, useful, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, mapping,
-                               restarts, seed & 0xFFFFFFFFFFFFFFFFULL, bound - 1e-9, me, &evals, &used);
-        if (s2 == -INFINITY) { fail = 1; goto stage_done; }
-        left -= evals * ecost + nA + nB + nEa;
-        if (s2 > score) score = s2;
-        if (score >= bound - 1e-9) { certified = 1; goto stage_done; }
-    }
-    /* engine._lagrangian_probe (exact != "never"; the full Lagrangian stage was skipped;
-     * no branch-and-bound then: it needs the Lagrangian bound) */
-    {
-        double cost_p = 0.1 * 10 * (double)rn * rn * rm;
-        if (limited && cost_p > left) goto stage_done;
-        int lfail = 0;
-        double b = lagrangian_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 10,
-                                   score + (1.0 - 2e-9), 2000000LL, &lfail);
-        if (lfail) { fail = 1; goto stage_done; }
-        b = floor((bound < b ? bound : b) + 1e-9);
-        if (score >= b - 1e-9) { bound = b; certified = 1; }
-    }
-stage_done:
+    rc = stage_core(U, nA, nB, as, at, al, bs, bt, bl, nEa, nEb, nL, 1, work, restarts, seed, mask, 1, probe,
+                    &score, &bound, &method, mapping);
     Py_END_ALLOW_THREADS
-    if (fail) PyErr_NoMemory();
-    else if (certified) {
+    if (rc < 0) PyErr_NoMemory();
+    else if (rc) {
         PyObject *ml = PyList_New(nA);
         if (ml) {
             for (int i = 0; i < nA; i++) {
@@ -1578,8 +1466,7 @@ stage_done:
         Py_INCREF(result);
     }
 out:
-    free(U); free(w); free(allowed); free(useful); free(cols); free(labels); free(mapping);
-    free(cost); free(r2c);
+    free(U); free(cols); free(labels); free(mapping);
     if (have_allowed) PyBuffer_Release(&ab);
     PyBuffer_Release(&cb);
     return result;
