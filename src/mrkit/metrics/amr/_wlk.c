@@ -126,6 +126,45 @@ static int relabel(G *g, PyObject *table, int64_t *buf, int64_t *out) {
     return 0;
 }
 
+/* round 0's features of g in f (a.n + a.m slots): labels (tag 0) and triples (tag 1)
+ * packed as 1 + 3 x 21 bits, sorted and unique; returns their number */
+static Py_ssize_t round0(const G *g, uint64_t *f) {
+    Py_ssize_t n = 0;
+    for (Py_ssize_t v = 0; v < g->n; v++) f[n++] = (uint64_t)g->label[v];
+    for (Py_ssize_t e = 0; e < g->m; e++)
+        f[n++] = ((uint64_t)1 << 63) | ((uint64_t)g->label[g->es[e]] << 42) | ((uint64_t)g->er[e] << 21) |
+                 (uint64_t)g->label[g->et[e]];
+    return uniq(f, n);
+}
+
+/* iteration i (new labels newa, newb < nt; mark: nt bytes of scratch): adds the weighted
+ * distinct-label counts of a, b and both to *sa, *sb, *dot and makes the new labels current */
+static void tally(G *a, G *b, const int64_t *newa, const int64_t *newb, unsigned char *mark, Py_ssize_t nt,
+                  int i, double *dot, double *sa, double *sb) {
+    memset(mark, 0, nt);
+    Py_ssize_t da = 0, db = 0, both = 0;
+    for (Py_ssize_t v = 0; v < a->n; v++)
+        if (!mark[newa[v]]) { mark[newa[v]] = 1; da++; }
+    for (Py_ssize_t v = 0; v < b->n; v++) {
+        unsigned char m = mark[newb[v]];
+        if (!(m & 2)) { mark[newb[v]] = m | 2; db++; if (m & 1) both++; }
+    }
+    memcpy(a->label, newa, sizeof(int64_t) * a->n);
+    memcpy(b->label, newb, sizeof(int64_t) * b->n);
+    double w2 = 1.0 / (double)((1 + i) * (1 + i));
+    *dot += w2 * (double)both;
+    *sa += w2 * (double)da;
+    *sb += w2 * (double)db;
+}
+
+/* the kernel's cosine of the weighted counts (1 when both are empty, 0 when one is) */
+static double cosine(double dot, double sa, double sb) {
+    if (sa == 0 && sb == 0) return 1.0;
+    if (sa == 0 || sb == 0) return 0.0;
+    double score = dot / sqrt(sa * sb);
+    return score > 1.0 ? 1.0 : score;
+}
+
 static Py_ssize_t max_degree(G *g) {
     Py_ssize_t m = 0;
     for (Py_ssize_t v = 0; v < g->n; v++)
@@ -163,17 +202,7 @@ static PyObject *k_wlk(PyObject *self, PyObject *args) {
     fa = malloc(sizeof(uint64_t) * (a.n + a.m + 1));
     fb = malloc(sizeof(uint64_t) * (b.n + b.m + 1));
     if (!fa || !fb) { PyErr_NoMemory(); goto done; }
-    Py_ssize_t ca = 0, cb = 0;
-    for (Py_ssize_t v = 0; v < a.n; v++) fa[ca++] = (uint64_t)a.label[v];
-    for (Py_ssize_t e = 0; e < a.m; e++)
-        fa[ca++] = ((uint64_t)1 << 63) | ((uint64_t)a.label[a.es[e]] << 42) | ((uint64_t)a.er[e] << 21) |
-                   (uint64_t)a.label[a.et[e]];
-    for (Py_ssize_t v = 0; v < b.n; v++) fb[cb++] = (uint64_t)b.label[v];
-    for (Py_ssize_t e = 0; e < b.m; e++)
-        fb[cb++] = ((uint64_t)1 << 63) | ((uint64_t)b.label[b.es[e]] << 42) | ((uint64_t)b.er[e] << 21) |
-                   (uint64_t)b.label[b.et[e]];
-    ca = uniq(fa, ca);
-    cb = uniq(fb, cb);
+    Py_ssize_t ca = round0(&a, fa), cb = round0(&b, fb);
     double dot = (double)inter(fa, ca, fb, cb);
     double sa = (double)ca, sb = (double)cb;
     Py_ssize_t md = max_degree(&a), mdb = max_degree(&b);
@@ -189,28 +218,9 @@ static PyObject *k_wlk(PyObject *self, PyObject *args) {
         if (relabel(&a, table, buf, newa) < 0 || relabel(&b, table, buf, newb) < 0) { Py_DECREF(table); goto done; }
         Py_ssize_t nt = PyDict_GET_SIZE(table);
         Py_DECREF(table);
-        memset(mark, 0, nt);
-        Py_ssize_t da = 0, db = 0, both = 0;
-        for (Py_ssize_t v = 0; v < a.n; v++)
-            if (!mark[newa[v]]) { mark[newa[v]] = 1; da++; }
-        for (Py_ssize_t v = 0; v < b.n; v++) {
-            unsigned char m = mark[newb[v]];
-            if (!(m & 2)) { mark[newb[v]] = m | 2; db++; if (m & 1) both++; }
-        }
-        memcpy(a.label, newa, sizeof(int64_t) * a.n);
-        memcpy(b.label, newb, sizeof(int64_t) * b.n);
-        double w2 = 1.0 / (double)((1 + i) * (1 + i));
-        dot += w2 * (double)both;
-        sa += w2 * (double)da;
-        sb += w2 * (double)db;
+        tally(&a, &b, newa, newb, mark, nt, i, &dot, &sa, &sb);
     }
-    double score;
-    if (sa == 0 && sb == 0) score = 1.0;
-    else if (sa == 0 || sb == 0) score = 0.0;
-    else {
-        score = dot / sqrt(sa * sb);
-        if (score > 1.0) score = 1.0;
-    }
+    double score = cosine(dot, sa, sb);
     result = PyFloat_FromDouble(score);
 done:
     g_free(&a); g_free(&b);
@@ -365,17 +375,7 @@ static int wlk_pair_codes(const cgraph *ca, const cgraph *cb, int k, ktab *table
     fa = malloc(sizeof(uint64_t) * (a.n + a.m + 1));
     fb = malloc(sizeof(uint64_t) * (b.n + b.m + 1));
     if (!fa || !fb) goto done;
-    Py_ssize_t na = 0, nb = 0;
-    for (Py_ssize_t v = 0; v < a.n; v++) fa[na++] = (uint64_t)a.label[v];
-    for (Py_ssize_t e = 0; e < a.m; e++)
-        fa[na++] = ((uint64_t)1 << 63) | ((uint64_t)a.label[a.es[e]] << 42) | ((uint64_t)a.er[e] << 21) |
-                   (uint64_t)a.label[a.et[e]];
-    for (Py_ssize_t v = 0; v < b.n; v++) fb[nb++] = (uint64_t)b.label[v];
-    for (Py_ssize_t e = 0; e < b.m; e++)
-        fb[nb++] = ((uint64_t)1 << 63) | ((uint64_t)b.label[b.es[e]] << 42) | ((uint64_t)b.er[e] << 21) |
-                   (uint64_t)b.label[b.et[e]];
-    na = uniq(fa, na);
-    nb = uniq(fb, nb);
+    Py_ssize_t na = round0(&a, fa), nb = round0(&b, fb);
     double dot = (double)inter(fa, na, fb, nb);
     double sa = (double)na, sb = (double)nb;
     Py_ssize_t md = max_degree(&a), mdb = max_degree(&b);
@@ -389,28 +389,9 @@ static int wlk_pair_codes(const cgraph *ca, const cgraph *cb, int k, ktab *table
         if (kt_reset(table, (size_t)(a.n + b.n)) < 0) goto done;
         if (relabel_c(&a, table, buf, newa) < 0 || relabel_c(&b, table, buf, newb) < 0) goto done;
         Py_ssize_t nt = (Py_ssize_t)table->count;
-        memset(mark, 0, nt);
-        Py_ssize_t da = 0, db = 0, both = 0;
-        for (Py_ssize_t v = 0; v < a.n; v++)
-            if (!mark[newa[v]]) { mark[newa[v]] = 1; da++; }
-        for (Py_ssize_t v = 0; v < b.n; v++) {
-            unsigned char m = mark[newb[v]];
-            if (!(m & 2)) { mark[newb[v]] = m | 2; db++; if (m & 1) both++; }
-        }
-        memcpy(a.label, newa, sizeof(int64_t) * a.n);
-        memcpy(b.label, newb, sizeof(int64_t) * b.n);
-        double w2 = 1.0 / (double)((1 + i) * (1 + i));
-        dot += w2 * (double)both;
-        sa += w2 * (double)da;
-        sb += w2 * (double)db;
+        tally(&a, &b, newa, newb, mark, nt, i, &dot, &sa, &sb);
     }
-    double score;
-    if (sa == 0 && sb == 0) score = 1.0;
-    else if (sa == 0 || sb == 0) score = 0.0;
-    else {
-        score = dot / sqrt(sa * sb);
-        if (score > 1.0) score = 1.0;
-    }
+    double score = cosine(dot, sa, sb);
     *score_out = score;
     rv = 0;
 done:
