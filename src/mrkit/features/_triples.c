@@ -698,6 +698,22 @@ static int cmp_node_pos(const void *a, const void *b) {
     return (x[3] > y[3]) - (x[3] < y[3]);
 }
 
+/* attribute records (node, role, value, position) x na: duplicates (same node, role,
+ * value) dropped, the rest node by node in written order; returns how many are kept.
+ * att + 4 k is compared with the previous record, kept or not: equal triples are
+ * adjacent after the sort, so it is the same test as with the last kept one */
+static size_t unique_attributes(int64_t *att, size_t na) {
+    qsort(att, na, 4 * sizeof(int64_t), cmp_i64x4);
+    size_t m = 0;
+    for (size_t k = 0; k < na; k++) {
+        if (k > 0 && memcmp(att + 4 * k, att + 4 * (k - 1), 3 * sizeof(int64_t)) == 0) continue;
+        if (m != k) memcpy(att + 4 * m, att + 4 * k, 4 * sizeof(int64_t));
+        m++;
+    }
+    qsort(att, m, 4 * sizeof(int64_t), cmp_node_pos);
+    return m;
+}
+
 static PyObject *t_block_triples(PyObject *self, PyObject *args) {
     PyObject *block, *keep;
     if (!PyArg_ParseTuple(args, "UO!", &block, &PyTuple_Type, &keep)) return NULL;
@@ -792,16 +808,7 @@ static PyObject *t_block_triples(PyObject *self, PyObject *args) {
     /* attributes: duplicates (same node, role, value) dropped, then node by node in
      * written order */
     {
-        qsort(att, na, 4 * sizeof(int64_t), cmp_i64x4);
-        size_t m = 0;
-        for (size_t k = 0; k < na; k++) {
-            if (k > 0 && memcmp(att + 4 * k, att + 4 * (k - 1), 3 * sizeof(int64_t)) == 0) continue;
-            if (m != k) memcpy(att + 4 * m, att + 4 * k, 4 * sizeof(int64_t));
-            m++;
-        }
-        /* att + 4 k vs the last kept record: equal triples are adjacent after the sort,
-         * so comparing with the previous record (kept or not) is the same test */
-        qsort(att, m, 4 * sizeof(int64_t), cmp_node_pos);
+        size_t m = unique_attributes(att, na);
         if (!(attrs = PyList_New((Py_ssize_t)m))) goto out;
         for (size_t k = 0; k < m; k++) {
             PyObject *ro = word_obj(&words, &cache, (int)att[4 * k + 1]);
@@ -968,14 +975,7 @@ static int graph_codes(PyObject *block, graph_t *g, strtab *words, PyObject *kee
         e[0] = src; e[1] = crole; e[2] = tgt; e[3] = k;
     }
     /* attributes: duplicates dropped, then node by node in written order */
-    qsort(att, na, 4 * sizeof(int64_t), cmp_i64x4);
-    size_t m = 0;
-    for (size_t k = 0; k < na; k++) {
-        if (k > 0 && memcmp(att + 4 * k, att + 4 * (k - 1), 3 * sizeof(int64_t)) == 0) continue;
-        if (m != k) memcpy(att + 4 * m, att + 4 * k, 4 * sizeof(int64_t));
-        m++;
-    }
-    qsort(att, m, 4 * sizeof(int64_t), cmp_node_pos);
+    size_t m = unique_attributes(att, na);
     for (size_t k = 0; k < m; k++)
         if (vpush(out, att[4 * k]) < 0 || vpush(out, att[4 * k + 1]) < 0 || vpush(out, att[4 * k + 2]) < 0) {
             PyErr_NoMemory(); goto done;
