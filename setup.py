@@ -39,13 +39,15 @@ setup(
         Extension(
             "mrkit.metrics.amr._wlk",
             sources=["src/mrkit/metrics/amr/_wlk.c"],
-            depends=["src/mrkit/metrics/amr/_triple_arrays.h", "src/mrkit/metrics/amr/_codes.h"],
+            depends=["src/mrkit/metrics/amr/_triple_arrays.h", "src/mrkit/metrics/amr/_codes.h",
+                 "src/mrkit/metrics/amr/_graph_build.h"],
             extra_compile_args=["-O3", "-std=c99"],
         ),
         Extension(
             "mrkit.metrics.amr._sembleu",
             sources=["src/mrkit/metrics/amr/_sembleu.c"],
-            depends=["src/mrkit/metrics/amr/_triple_arrays.h", "src/mrkit/metrics/amr/_codes.h"],
+            depends=["src/mrkit/metrics/amr/_triple_arrays.h", "src/mrkit/metrics/amr/_codes.h",
+                 "src/mrkit/metrics/amr/_graph_build.h"],
             extra_compile_args=["-O3", "-std=c99"],
         ),
         Extension(

@@ -57,16 +57,8 @@ static int g_finish(G *g) {
     return 0;
 }
 
-/* 1 ok, 0 not our shape (no exception), -1 error */
-static int g_build(G *g, PyObject *nobj, PyObject *inst, PyObject *attr, PyObject *rel, PyObject *strings,
-                   int64_t empty) {
-    memset(g, 0, sizeof(*g));
-    int rc = read_triple_arrays(nobj, inst, attr, rel, strings, empty, &g->n, &g->m,
-                                &g->label, &g->es, &g->er, &g->et);
-    if (rc != 1) return rc;
-    if (g_finish(g) < 0) { PyErr_NoMemory(); return -1; }
-    return 1;
-}
+#include "_codes.h"
+#include "_graph_build.h"   /* g_build, g_build_codes */
 
 static int cmp_key(const void *a, const void *b) {
     const Key *x = a, *y = b;
@@ -193,17 +185,7 @@ done:
  * mrkit.features._triples.pair_codes (see _codes.h).  The n-grams pack string numbers
  * into 21-bit fields: a pair with a number of 2^21 or more is left to the caller. */
 
-#include "_codes.h"
 
-/* G of a coded graph (g_free frees it); 0 ok, -1 memory */
-static int g_build_codes(G *g, const cgraph *c) {
-    memset(g, 0, sizeof(*g));
-    int64_t n, m;
-    if (cg_arrays(c, &n, &m, &g->label, &g->es, &g->er, &g->et) < 0) return -1;
-    g->n = (Py_ssize_t)n;
-    g->m = (Py_ssize_t)m;
-    return g_finish(g);
-}
 
 static int too_big(const G *g) {
     for (Py_ssize_t v = 0; v < g->n; v++) if (g->label[v] >= ((int64_t)1 << 21)) return 1;

@@ -65,16 +65,8 @@ static int g_finish(G *g) {
     return 0;
 }
 
-/* 1 ok, 0 not our shape (no exception), -1 error */
-static int g_build(G *g, PyObject *nobj, PyObject *inst, PyObject *attr, PyObject *rel, PyObject *strings,
-                   int64_t empty) {
-    memset(g, 0, sizeof(*g));
-    int rc = read_triple_arrays(nobj, inst, attr, rel, strings, empty, &g->n, &g->m,
-                                &g->label, &g->es, &g->er, &g->et);
-    if (rc != 1) return rc;
-    if (g_finish(g) < 0) { PyErr_NoMemory(); return -1; }
-    return 1;
-}
+#include "_codes.h"
+#include "_graph_build.h"   /* g_build, g_build_codes */
 
 static int cmp_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -242,7 +234,6 @@ done:
  * (the counts do not depend on the numbering); NaN when even that does not fit (the
  * caller computes the pair in Python). */
 
-#include "_codes.h"
 
 typedef struct {
     int64_t *arena;     /* entries: length, data[length] */
@@ -318,15 +309,6 @@ static int relabel_c(G *g, ktab *table, int64_t *buf, int64_t *out) {
     return 0;
 }
 
-/* G of a coded graph (g_free frees it); 0 ok, -1 memory */
-static int g_build_codes(G *g, const cgraph *c) {
-    memset(g, 0, sizeof(*g));
-    int64_t n, m;
-    if (cg_arrays(c, &n, &m, &g->label, &g->es, &g->er, &g->et) < 0) return -1;
-    g->n = (Py_ssize_t)n;
-    g->m = (Py_ssize_t)m;
-    return g_finish(g);
-}
 
 /* renumber the strings (labels and roles) of a and b densely from 0 when one is 2^21 or
  * more, so that they fit the packed round-0 triples; 0 ok, 1 too many strings, -1 memory */
