@@ -3,24 +3,11 @@ against its definition, on random provenance."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
 
 from mrkit.features.triples import triples
 from mrkit.metrics.document.docsmatch import candidate_matrix
-from mrkit.model.graph import Graph
-
-provs = st.lists(st.frozensets(st.integers(0, 200), max_size=3), min_size=1, max_size=12)
-
-
-def graph(ps) -> Graph:
-    g = Graph(id="g", metadata={"provenance": ""})
-    g.add_node("d", "document")
-    g.tops = ["d"]
-    for k, p in enumerate(ps):
-        g.add_node(f"n{k}", "x", provenance=p)
-        g.add_edge("d", f"n{k}", "snt1" if k == 0 else "ARG0")
-    return g
-
+from provenance_graphs import provenance_graph as graph, provs
 
 @settings(max_examples=60, deadline=None)
 @given(provs, provs)

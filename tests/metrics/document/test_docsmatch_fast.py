@@ -16,6 +16,7 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import shared_path
 from penman_graphs import graphs as penman_graphs
+from provenance_graphs import provenance_graph, provs
 from mrkit.align import AlignConfig
 from mrkit.align.coded import NO_FAST_ENV, align_coded
 from mrkit.codecs.docgraphs import read_document_graphs
@@ -26,7 +27,6 @@ from mrkit.features.triples import triples
 from mrkit.metrics.document.candidates import candidate_mask
 from mrkit.metrics.document.docsmatch import candidate_matrix, docsmatch_pair
 from mrkit.model.document import Chain, Document, Mention
-from mrkit.model.graph import Graph
 
 CONFIGS = [AlignConfig(), AlignConfig(restarts=0), AlignConfig(seed=7), AlignConfig(exact="never"),
            AlignConfig(exact="always"), AlignConfig(time_limit=0.05), AlignConfig(time_limit=0.001)]
@@ -80,20 +80,6 @@ def check_pair(g, s, config=AlignConfig()):
 
 
 # ------------------------------------------------------------------ the candidate mask
-
-provs = st.lists(st.frozensets(st.integers(0, 200), max_size=3), min_size=1, max_size=12)
-
-
-def provenance_graph(ps) -> Graph:
-    """A document graph whose nodes have the provenance ``ps`` (empty: unknown)."""
-    g = Graph(id="g", metadata={"provenance": ""})
-    g.add_node("d", "document")
-    g.tops = ["d"]
-    for k, p in enumerate(ps):
-        g.add_node(f"n{k}", "x", provenance=p)
-        g.add_edge("d", f"n{k}", "snt1" if k == 0 else "ARG0")
-    return g
-
 
 @settings(max_examples=60, deadline=None)
 @given(provs, provs)
