@@ -6,13 +6,13 @@ every one-to-one mapping of small graphs: the bounds are proofs, not estimates).
 
 from __future__ import annotations
 
-import itertools
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from brute_force import optimum
 from mrkit.align import AlignConfig, _kernel
 from mrkit.align.config import WORK_PER_SECOND
 from mrkit.align.engine import align
@@ -60,17 +60,6 @@ def problem_of(a, b):
         return out
 
     return _problem(U, np.ones((na, nb), dtype=np.uint8), arr(ea), arr(eb), True, len(labels))
-
-
-def optimum(p) -> float:
-    best = 0.0
-    for k in range(min(p.n_a, p.n_b) + 1):
-        for rows in itertools.combinations(range(p.n_a), k):
-            for cols in itertools.permutations(range(p.n_b), k):
-                m = np.full(p.n_a, -1)
-                m[list(rows)] = cols
-                best = max(best, p.score(m))
-    return best
 
 
 def stage(codes: bytes, config: AlignConfig):
