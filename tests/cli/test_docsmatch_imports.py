@@ -4,25 +4,10 @@ no numpy (the compiled stage certifies its pairs), and its report is the general
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from conftest import shared_path
-
-CODE = """
-import sys
-from mrkit.cli import main
-try:
-    main(sys.argv[1:])
-except SystemExit:
-    pass
-print("NUMPY" if "numpy" in sys.modules else "NO-NUMPY")
-print("HEAVY" if {"scipy", "highspy", "mrkit.align.engine"} & set(sys.modules) else "LIGHT")
-"""
+from import_probe import run_probed, split_probe
 
 
 @pytest.fixture(scope="module")
@@ -42,25 +27,17 @@ def lpp_files(tmp_path_factory):
     return files
 
 
-def run(args, **env):
-    import mrkit
-
-    path = {"PYTHONPATH": str(Path(mrkit.__file__).resolve().parents[1])}
-    return subprocess.run([sys.executable, "-c", CODE, *args], capture_output=True, text=True,
-                          env={**os.environ, **path, **env})
-
-
 @pytest.mark.parametrize("system", ["no-coref", "no-merge", "merge-all"])
 @pytest.mark.parametrize("fmt", [[], ["--json"]])
 def test_msamr_sample_loads_no_numpy(lpp_files, system, fmt):
     args = ["docsmatch", lpp_files["gold"], lpp_files[system], "--per-pair", *fmt]
-    out = run(args)
+    out = run_probed(args)
     assert out.returncode == 0, out.stderr
-    report, numpy, heavy = out.stdout.rsplit("\n", 3)[:3]
+    report, numpy, heavy = split_probe(out.stdout)
     assert (numpy, heavy) == ("NO-NUMPY", "LIGHT")
-    ref = run(args, MRKIT_NO_FAST_DOCSMATCH="1")
+    ref = run_probed(args, MRKIT_NO_FAST_DOCSMATCH="1")
     assert ref.returncode == 0, ref.stderr
-    ref_report, ref_numpy, _ = ref.stdout.rsplit("\n", 3)[:3]
+    ref_report, ref_numpy, _ = split_probe(ref.stdout)
     assert ref_numpy == "NUMPY"  # the switch does force the general path
     assert report == ref_report
     if fmt:
