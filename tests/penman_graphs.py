@@ -36,6 +36,15 @@ def robustness_pairs() -> list[tuple]:
     return [pair for path in files for pair in ((path, path), (path, good), (good, path))]
 
 
+def write_pair_files(tmp_path, pairs) -> tuple:
+    """The gold and system files (g.amr, s.amr in ``tmp_path``) of generated (gold, system)
+    PENMAN pairs, one graph per block, paired in order."""
+    gold, system = tmp_path / "g.amr", tmp_path / "s.amr"
+    gold.write_text("\n\n".join(a for a, _ in pairs) + "\n", encoding="utf-8")
+    system.write_text("\n\n".join(b for _, b in pairs) + "\n", encoding="utf-8")
+    return gold, system
+
+
 @st.composite
 def graphs(draw, extra: int = 3):
     """A PENMAN graph: a random tree of up to 7 nodes, with up to ``extra`` more branches

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import shared_path
-from penman_graphs import AMR_PAIRS as PAIRS, graphs, robustness_pairs
+from penman_graphs import AMR_PAIRS as PAIRS, graphs, robustness_pairs, write_pair_files
 from mrkit.errors import InputError
 from mrkit.features.triples import _block_triples
 from mrkit.metrics.registry import score
@@ -137,7 +137,5 @@ def test_what_the_triples_path_declines(tmp_path):
                                                                    HealthCheck.too_slow])
 @given(pairs=st.lists(st.tuples(graphs(extra=4), graphs(extra=4)), min_size=1, max_size=4))
 def test_generated_graphs_score_the_same_both_ways(tmp_path, pairs):
-    gold, system = tmp_path / "g.amr", tmp_path / "s.amr"
-    gold.write_text("\n\n".join(a for a, _ in pairs) + "\n", encoding="utf-8")
-    system.write_text("\n\n".join(b for _, b in pairs) + "\n", encoding="utf-8")
+    gold, system = write_pair_files(tmp_path, pairs)
     every_metric(gold, system)

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import run_mrkit, shared_path
-from penman_graphs import AMR_PAIRS, graphs, robustness_pairs
+from penman_graphs import AMR_PAIRS, graphs, robustness_pairs, write_pair_files
 from mrkit.errors import InputError
 from mrkit.features.triples import _pair_codes, pair_codes
 from mrkit.model.amr import NON_INVERTED_OF
@@ -124,9 +124,7 @@ def test_robustness_files_score_the_same_both_ways():
                                                                    HealthCheck.too_slow])
 @given(pairs=st.lists(st.tuples(graphs(extra=4), graphs(extra=4)), min_size=1, max_size=4))
 def test_generated_graphs_score_the_same_both_ways(tmp_path, pairs):
-    gold, system = tmp_path / "g.amr", tmp_path / "s.amr"
-    gold.write_text("\n\n".join(a for a, _ in pairs) + "\n", encoding="utf-8")
-    system.write_text("\n\n".join(b for _, b in pairs) + "\n", encoding="utf-8")
+    gold, system = write_pair_files(tmp_path, pairs)
     every_metric(gold, system)
 
 

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import shared_path
-from penman_graphs import AMR_PAIRS as PAIRS, graphs, robustness_pairs
+from penman_graphs import AMR_PAIRS as PAIRS, graphs, robustness_pairs, write_pair_files
 from mrkit.align import AlignConfig
 from mrkit.errors import InputError
 from mrkit.pipeline.amr import _fast_path, smatch_files
@@ -113,9 +113,7 @@ def test_options_other_than_the_defaults_score_the_same(tmp_path):
                                                                     HealthCheck.too_slow])
 @given(st.lists(st.tuples(graphs(), graphs()), min_size=1, max_size=4))
 def test_generated_graphs_score_the_same_both_ways(tmp_path, pairs):
-    gold, system = tmp_path / "g.amr", tmp_path / "s.amr"
-    gold.write_text("\n\n".join(a for a, _ in pairs) + "\n", encoding="utf-8")
-    system.write_text("\n\n".join(b for _, b in pairs) + "\n", encoding="utf-8")
+    gold, system = write_pair_files(tmp_path, pairs)
     assert_same(gold, system)
     assert_same(gold, gold)
 
