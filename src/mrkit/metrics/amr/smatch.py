@@ -13,7 +13,7 @@ sum the counts, then divide); macro is the mean of the pair F1 scores.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Callable, Sequence
 
 import numpy as np
@@ -25,26 +25,12 @@ from ...errors import InputError
 from ...model.graph import Graph
 from ...codecs._files import gc_paused
 from ...aggregate.prf import PRF, prf
+from .aligned_pair import AlignedPairScore
 
 
 @dataclass
-class PairScore(PRF):
+class PairScore(AlignedPairScore):
     """Smatch of one gold/system pair."""
-
-    index: int
-    id: str | None
-    matched: float
-    gold: int
-    system: int
-    certified: bool
-    bound: float
-    method: str
-    mapping: dict[str, str | None] = field(default_factory=dict, repr=False)
-
-    @property
-    def f1_bound(self) -> float:
-        """The best F1 any mapping could reach (equals ``f1`` when certified)."""
-        return prf(self.bound, self.gold, self.system)[2]
 
     def to_dict(self) -> dict:
         d = asdict(self)

@@ -27,6 +27,7 @@ from ...features.triples import Triples, triples
 from ...model.graph import Graph
 from ...aggregate.prf import PRF, prf
 from ...features.provenance import CHAIN_LABELS, is_document
+from ..amr.aligned_pair import AlignedPairScore
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,21 +55,12 @@ class Subscore(PRF):
 
 
 @dataclass
-class DocPairScore(PRF):
+class DocPairScore(AlignedPairScore):
     """Document Smatch of one pair: the fields of
-    :class:`mrkit.metrics.amr.smatch.PairScore` (not its subclass: that module loads numpy
-    and the Python engine, which a document pair certified by the compiled stage never
-    needs), then the subscores."""
+    :class:`mrkit.metrics.amr.smatch.PairScore` (their numpy-free base, not PairScore:
+    smatch.py loads numpy and the Python engine, which a document pair certified by the
+    compiled stage never needs), then the subscores."""
 
-    index: int
-    id: str | None
-    matched: float
-    gold: int
-    system: int
-    certified: bool
-    bound: float
-    method: str
-    mapping: dict[str, str | None] = field(default_factory=dict, repr=False)
     coref: Subscore = field(default_factory=Subscore)
     reentrancy: Subscore = field(default_factory=Subscore)
     constrained: bool = False
@@ -77,11 +69,6 @@ class DocPairScore(PRF):
     """CoNLL-family counts (:mod:`.chains`) of the chains, mentions matched by the alignment."""
     sentence_alignment: list | None = None
     """With sentences aligned by text: the gold sentences (0-based) of every system sentence."""
-
-    @property
-    def f1_bound(self) -> float:
-        """The best F1 any mapping could reach (equals ``f1`` when certified)."""
-        return prf(self.bound, self.gold, self.system)[2]
 
     def to_dict(self) -> dict:
         """The pair's record (``--per-pair``)."""
