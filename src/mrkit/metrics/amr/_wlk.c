@@ -98,17 +98,24 @@ static Py_ssize_t inter(const uint64_t *a, Py_ssize_t na, const uint64_t *b, Py_
     return c;
 }
 
+/* node v's signature in buf: its label, then its (role, neighbour label) pairs sorted;
+ * returns its length (1 + 2 x degree) */
+static Py_ssize_t signature(const G *g, Py_ssize_t v, int64_t *buf) {
+    Py_ssize_t lo = g->off[v], hi = g->off[v + 1], d = hi - lo;
+    buf[0] = g->label[v];
+    for (Py_ssize_t p = 0; p < d; p++) {
+        buf[1 + 2 * p] = g->nb[2 * (lo + p)];
+        buf[2 + 2 * p] = g->label[g->nb[2 * (lo + p) + 1]];
+    }
+    if (d > 1) qsort(buf + 1, d, 2 * sizeof(int64_t), cmp_pair);
+    return 1 + 2 * d;
+}
+
 /* the new labels of one round for graph g through table (bytes key -> number); -1 error */
 static int relabel(G *g, PyObject *table, int64_t *buf, int64_t *out) {
     for (Py_ssize_t v = 0; v < g->n; v++) {
-        Py_ssize_t lo = g->off[v], hi = g->off[v + 1], d = hi - lo;
-        buf[0] = g->label[v];
-        for (Py_ssize_t p = 0; p < d; p++) {
-            buf[1 + 2 * p] = g->nb[2 * (lo + p)];
-            buf[2 + 2 * p] = g->label[g->nb[2 * (lo + p) + 1]];
-        }
-        if (d > 1) qsort(buf + 1, d, 2 * sizeof(int64_t), cmp_pair);
-        PyObject *key = PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)sizeof(int64_t) * (1 + 2 * d));
+        Py_ssize_t len = signature(g, v, buf);
+        PyObject *key = PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)sizeof(int64_t) * len);
         if (!key) return -1;
         int64_t id = intern(table, key);
         Py_DECREF(key);
@@ -295,14 +302,7 @@ static int64_t kt_id(ktab *t, const int64_t *x, size_t n) {
 
 static int relabel_c(G *g, ktab *table, int64_t *buf, int64_t *out) {
     for (Py_ssize_t v = 0; v < g->n; v++) {
-        Py_ssize_t lo = g->off[v], hi = g->off[v + 1], d = hi - lo;
-        buf[0] = g->label[v];
-        for (Py_ssize_t p = 0; p < d; p++) {
-            buf[1 + 2 * p] = g->nb[2 * (lo + p)];
-            buf[2 + 2 * p] = g->label[g->nb[2 * (lo + p) + 1]];
-        }
-        if (d > 1) qsort(buf + 1, d, 2 * sizeof(int64_t), cmp_pair);
-        int64_t id = kt_id(table, buf, (size_t)(1 + 2 * d));
+        int64_t id = kt_id(table, buf, (size_t)signature(g, v, buf));
         if (id < 0) return -1;
         out[v] = id;
     }
