@@ -338,6 +338,33 @@ stays a small share of the run."""
 
 UNIT_CHUNK_MAX = 8192
 
+UNIT_CHUNK_MIN = 256
+"""The smallest guided chunk (:func:`_guided`): ~5 ms of SICK pairs, a few times the ~1 ms
+a task costs the parent."""
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _guided(k: int, gbuf: bytearray, size: int, parts: int, ended: bool) -> int:
+    """Pairs in the next chunk when ``parts`` processes share the stream (guided
+    self-scheduling): the pairs not yet handed out, estimated from how far into the gold
+    file (``size`` bytes) the units cut so far reach, divided by ``2 * parts``, between
+    :data:`UNIT_CHUNK_MIN` and :data:`UNIT_CHUNK_MAX`."""
+    from array import array
+
+    cut = len(gbuf) // 24
+    if ended or not cut:
+        left = cut
+    else:
+        end = array("q", gbuf[-24:])[1]  # where the last unit cut ends in the gold file
+        left = int((k + cut) * size / max(end, 1)) - k
+    return max(UNIT_CHUNK_MIN, min(UNIT_CHUNK_MAX, left // (2 * parts)))
+
 
 def _preload(config: "AlignConfig", keep: frozenset[str], record: bool, executor) -> None:
     """Import, before an executor forks its workers (at its first ``map``), the modules every
@@ -402,20 +429,31 @@ def _block_chunks(gold: str, system: str, chunk: int) -> Iterator[tuple[int, lis
         k += n
 
 
-def _unit_chunks(gold: str, system: str, chunk: int | None) -> Iterator[tuple[int, bytes, bytes]]:
+def _unit_chunks(gold: str, system: str, chunk: int | None, parts: int = 1) -> Iterator[tuple[int, bytes, bytes]]:
     """(index of the first pair, gold units, system units) of ``chunk`` pairs at a time: the
     byte ranges of the two files' graphs (:mod:`mrkit.codecs.penman_units`), paired by
     position, with no Python object per graph.  ``chunk`` None: :data:`UNIT_CHUNK` pairs,
-    growing to a 32nd of the pairs sent so far (at most :data:`UNIT_CHUNK_MAX`)."""
+    growing to a 32nd of the pairs sent so far (at most :data:`UNIT_CHUNK_MAX`); with
+    ``parts`` > 1 (processes sharing the stream) the chunks are guided instead
+    (:func:`_guided`): large at first, small at the end, so that no process waits long for
+    another's last chunk."""
     from ..codecs.penman_units import UNIT, CutDeclined, unit_windows
 
     gs, ss = unit_windows(gold, _label(gold)), unit_windows(system, _label(system))
     gbuf, sbuf = bytearray(), bytearray()
     g_end = s_end = False
     k = 0
+    size = _size(gold) if parts > 1 and not chunk else 0
     try:
         while True:
-            step = UNIT * (chunk or min(UNIT_CHUNK_MAX, max(UNIT_CHUNK, k // 32)))
+            if size:
+                while len(gbuf) < UNIT * UNIT_CHUNK_MIN and not g_end:
+                    nxt = next(gs, None)
+                    g_end = nxt is None
+                    gbuf += nxt or b""
+                step = UNIT * _guided(k, gbuf, size, parts, g_end)
+            else:
+                step = UNIT * (chunk or min(UNIT_CHUNK_MAX, max(UNIT_CHUNK, k // 32)))
             while len(gbuf) < step and not g_end:
                 nxt = next(gs, None)
                 g_end = nxt is None
@@ -485,9 +523,13 @@ def smatch_files(gold: str, system: str, *, config: "AlignConfig | None" = None,
         col = collector()
         labels = (_label(gold), _label(system))
         _preload(config, keep, keep_records, executor)
+        mapper = None
         if _units_available() and getattr(executor, "local", False):
             paths = (gold, system)
-            tasks = ((config, keep, keep_records, labels, paths, items) for items in _unit_chunks(gold, system, chunk))
+            mapper = getattr(executor, "map_shared", None)  # this process scores a share too
+            parts = executor.workers if mapper is not None else 1
+            tasks = ((config, keep, keep_records, labels, paths, items)
+                     for items in _unit_chunks(gold, system, chunk, parts))
             fn = _score_units
         elif _units_available():  # workers elsewhere (a cluster): the parent reads the texts
             step = chunk or CHUNK
@@ -498,7 +540,7 @@ def smatch_files(gold: str, system: str, *, config: "AlignConfig | None" = None,
             tasks = ((config, keep, keep_records, labels, items) for items in _block_chunks(gold, system, chunk or CHUNK))
             fn = _score_blocks
         try:
-            bound = _collect(executor.map(fn, tasks), col, progress)
+            bound = _collect((mapper or executor.map)(fn, tasks), col, progress)
         except _Regroup:
             col = None
     if col is None:
