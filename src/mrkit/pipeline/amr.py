@@ -9,7 +9,11 @@ begins and ends in the raw bytes (:mod:`mrkit.codecs.penman_units`, compiled; gr
 not be separated by blank lines) and pairs them by position; chunks of byte ranges go
 through the caller's executor, and each worker reads its own ranges of the two files,
 parses them (the compiled reader), builds the triples and aligns -- no text is pickled, and
-what a worker needs is imported before the workers fork.  A chunk comes back packed (ids,
+what a worker needs is imported before the workers fork.  With a
+:class:`~mrkit.runtime.executor.ProcessExecutor` this process scores chunks too
+(``map_shared``: ``-j 2`` is this process and one forked worker), every process cuts the
+files itself and claims guided chunks (:func:`_guided`) from a shared counter, so nothing
+but the results travels.  A chunk comes back packed (ids,
 int64 counts, certificates, bounds) and lands in a
 :class:`~mrkit.aggregate.corpus.Collector`.  An executor whose workers do not see this
 machine's files (a cluster) gets the texts instead.  Blocks the scanner leaves whole that

@@ -8,6 +8,8 @@ it ``-j`` / ``--executor`` on every command) does.
 - :class:`SerialExecutor`: in this process;
 - :class:`ProcessExecutor`: worker processes (fork where available), whose workers exit
   quietly on Ctrl-C or when the parent dies (:func:`mrkit.runtime.parallel.new_pool`);
+  its :meth:`~ProcessExecutor.map_shared` makes this process one of the workers (on Linux
+  without a pool: :mod:`mrkit.runtime.forked`), for streams of many short tasks;
 - a distributed backend plugs in as one more class with the same ``map``, and one entry in
   :data:`EXECUTORS`.
 """
