@@ -56,13 +56,26 @@ s; x50 5.55 s against 1.35 + 5.11 s.  The parent keeps ~0.35 s that -j 1 pays as
 expected to start to pay between 5 and 10 MB; under these loads they never did (wall -j 2
 0.75-0.89x -j 1).  8 MB stays the threshold."""
 
-def parallel_worth_it(gold: str) -> bool:
+SHARED_MIN_BYTES = 2_000_000
+"""The same threshold for classic Smatch of two PENMAN files, where ``-j 2`` is this process
+and one forked worker (:meth:`~mrkit.runtime.executor.ProcessExecutor.map_shared`): no pool
+to import or start, so two processes pay on smaller files.  Measured as CPU critical path
+(session 26, 2 shared cores under loads of 4-8, medians of 5: the parent's CPU before the
+map + the larger of the two processes' CPU in it + the parent's CPU after it): SICK x1
+(4,929 pairs, 1.2 MB) 0.24 s with -j 1 against 0.20 s with -j 2; x2 (2.3 MB) 0.32 against
+0.27 s; x5 (5.8 MB) 0.61 against 0.43 s.  -j 2 adds ~0.02 s of the parent's CPU (the fork,
+its modules) and the worker cuts the files again (~6 ms per MB), so 2 MB keeps a margin
+above x1's estimated gain; wall clocks could not be measured on an idle machine then."""
+
+
+def parallel_worth_it(gold: str, shared: bool = False) -> bool:
     """Whether worker processes pay on this gold file (its size; standard input: no) on this
-    machine now (:func:`cores_free`)."""
+    machine now (:func:`cores_free`); ``shared``: the classic Smatch run of
+    :func:`smatch_files`, where this process scores a share (:data:`SHARED_MIN_BYTES`)."""
     if gold == STDIN:
         return False
     try:
-        big = os.path.getsize(gold) >= PARALLEL_MIN_BYTES
+        big = os.path.getsize(gold) >= (SHARED_MIN_BYTES if shared else PARALLEL_MIN_BYTES)
     except OSError:
         return False
     return big and cores_free()
