@@ -370,8 +370,10 @@ def _size(path: str) -> int:
 def _guided(k: int, gbuf: bytearray, size: int, parts: int, ended: bool) -> int:
     """Pairs in the next chunk when ``parts`` processes share the stream (guided
     self-scheduling): the pairs not yet handed out, estimated from how far into the gold
-    file (``size`` bytes) the units cut so far reach, divided by ``2 * parts``, between
-    :data:`UNIT_CHUNK_MIN` and :data:`UNIT_CHUNK_MAX`."""
+    file (``size`` bytes) the units cut so far reach, divided by ``4 * parts``, between
+    :data:`UNIT_CHUNK_MIN` and :data:`UNIT_CHUNK_MAX`.  (A chunk costs little here -- a
+    claim and its packed result -- so chunks stay small enough that a process slowed by
+    other jobs holds up the other one for at most a sixteenth of the pairs.)"""
     from array import array
 
     cut = len(gbuf) // 24
@@ -380,7 +382,7 @@ def _guided(k: int, gbuf: bytearray, size: int, parts: int, ended: bool) -> int:
     else:
         end = array("q", gbuf[-24:])[1]  # where the last unit cut ends in the gold file
         left = int((k + cut) * size / max(end, 1)) - k
-    return max(UNIT_CHUNK_MIN, min(UNIT_CHUNK_MAX, left // (2 * parts)))
+    return max(UNIT_CHUNK_MIN, min(UNIT_CHUNK_MAX, left // (4 * parts)))
 
 
 def _preload(config: "AlignConfig", keep: frozenset[str], record: bool, executor) -> None:
