@@ -373,7 +373,7 @@ def _guided(k: int, gbuf: bytearray, size: int, parts: int, ended: bool) -> int:
     file (``size`` bytes) the units cut so far reach, divided by ``4 * parts``, between
     :data:`UNIT_CHUNK_MIN` and :data:`UNIT_CHUNK_MAX`.  (A chunk costs little here -- a
     claim and its packed result -- so chunks stay small enough that a process slowed by
-    other jobs holds up the other one for at most a sixteenth of the pairs.)"""
+    other jobs holds up the other one for at most an eighth of the pairs with two.)"""
     from array import array
 
     cut = len(gbuf) // 24
