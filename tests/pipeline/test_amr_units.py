@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import shared_path
 
 from mrkit.codecs import penman_units
 from mrkit.errors import InputError
@@ -208,3 +209,15 @@ def test_guided_chunks_cover_the_pairs_in_order(pairs, parts):
     assert sum(sizes) == pairs
     assert all(amr.UNIT_CHUNK_MIN <= s <= amr.UNIT_CHUNK_MAX for s in sizes[:-1])
     assert all(a >= b for a, b in zip(sizes, sizes[1:-1]))
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize("corpus", ["sick", "sts"])
+def test_shared_runs_equal_serial_on_bamboo(corpus):
+    """BAMBOO SICK (4,929 pairs) and STS: -j 2 (this process and a forked worker, guided
+    chunks) gives the serial run's ids, rows, certificates, bound and summary, to the bit."""
+    base = shared_path("amr", "bamboo", corpus)
+    gold, system = str(base / "main_src.test.amr"), str(base / "main_tgt.test.amr")
+    want = _key(smatch_files(gold, system))
+    with ProcessExecutor(2) as ex:
+        assert _key(smatch_files(gold, system, executor=ex)) == want
