@@ -3,6 +3,7 @@
     python benchmarks/bench_smatch.py [--workloads lp-t5,bio-self,...] [--timeout 900]
     python benchmarks/bench_smatch.py --targets      # issue 14's table vs smatch.py -r 4
     python benchmarks/bench_smatch.py --parallel     # -j 1 vs -j 2 on SICK x1-x50: wall, CPU per process
+    python benchmarks/bench_smatch.py --parallel --times 5 --repeat 7   # SICK x5 (24,645 pairs) alone
 
 ``--targets`` runs the workloads of issue 14's target table (SICK, STS, Little Prince
 1,562 pairs perturbed, Little Prince T5 200 pairs, Bio test vs itself) with mrkit and
@@ -119,7 +120,7 @@ def cpu_run(args: list[str], repeat: int, timeout: float) -> tuple[float, float,
     return tuple(statistics.median(c) for c in zip(*rows))  # type: ignore[return-value]
 
 
-def parallel_table(repeat: int, timeout: float) -> int:
+def parallel_table(repeat: int, timeout: float, times: tuple[int, ...] = (1, 2, 5, 10, 50)) -> int:
     """Wall clock and CPU per process of -j 1 and -j 2 (runs interleaved) on SICK repeated 1,
     2, 5, 10 and 50 times, and on SICK x5 without blank lines between graphs: where do two
     workers pay (pipeline/amr.py PARALLEL_MIN_BYTES)?  On a shared machine the wall clock
@@ -129,7 +130,7 @@ def parallel_table(repeat: int, timeout: float) -> int:
     rows = []
     g, s = (DATA / p for p in WORKLOADS["sick"])
     with tempfile.TemporaryDirectory() as tmp:
-        cases = [(f"SICK x{t}", t, False) for t in (1, 2, 5, 10, 50)] + [("SICK x5, no blank lines", 5, True)]
+        cases = [(f"SICK x{t}", t, False) for t in times] + [("SICK x5, no blank lines", 5, True)] * (5 in times)
         for name, times, squeeze in cases:
             gold, system = repeated(g, s, times, tmp, blank_lines=not squeeze)
             got: dict[str, list] = {"1": [], "2": []}
@@ -210,9 +211,11 @@ def main() -> int:
     ap.add_argument("--parallel", action="store_true",
                     help="-j 1 against -j 2 on SICK repeated 1-50 times and without blank lines: wall, "
                          "CPU of parent and workers, peak memory (median of --repeat runs)")
+    ap.add_argument("--times", default="1,2,5,10,50",
+                    help="with --parallel: how many copies of SICK, comma-separated (default 1,2,5,10,50)")
     args = ap.parse_args()
     if args.parallel:
-        return parallel_table(max(args.repeat, 3), args.timeout)
+        return parallel_table(max(args.repeat, 3), args.timeout, tuple(int(t) for t in args.times.split(",")))
     if args.targets:
         args.workloads, args.tools, args.repeat = ",".join(TARGETS), "mrkit,smatch", max(args.repeat, 5)
     if not DATA.exists():

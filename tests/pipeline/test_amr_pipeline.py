@@ -119,6 +119,21 @@ def test_default_executor_choice_follows_the_gold_size(tmp_path, monkeypatch):
     assert parallel_worth_it(str(big))
 
 
+def test_classic_smatch_shares_from_a_smaller_gold_file(tmp_path, monkeypatch):
+    """Classic Smatch (this process scores a share beside one forked worker) takes workers
+    from SHARED_MIN_BYTES, other runs from PARALLEL_MIN_BYTES."""
+    from mrkit.pipeline import amr
+
+    monkeypatch.setattr(amr, "cores_free", lambda: True)
+    assert amr.SHARED_MIN_BYTES < amr.PARALLEL_MIN_BYTES
+    mid = tmp_path / "mid.amr"
+    with open(mid, "wb") as fh:
+        fh.truncate(amr.SHARED_MIN_BYTES)
+    assert amr.parallel_worth_it(str(mid), shared=True)
+    assert not amr.parallel_worth_it(str(mid))
+    assert not amr.parallel_worth_it("-", shared=True)
+
+
 def test_default_executor_stays_serial_when_the_cores_are_busy(tmp_path, monkeypatch):
     import os
 

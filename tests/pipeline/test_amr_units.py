@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import shared_path
 
 from mrkit.codecs import penman_units
 from mrkit.errors import InputError
@@ -132,3 +133,91 @@ def test_an_executor_elsewhere_gets_the_texts(tmp_path, monkeypatch):
     system = _corpus(tmp_path / "s.amr", 25, 1)
     monkeypatch.setattr(amr, "_score_units", None)  # never called
     assert _key(smatch_files(gold, system, executor=_Remote(), chunk=4)) == _key(_general(gold, system))
+
+
+# ------------------------------------------------------------------ -j 2: this process and a worker
+
+SHARE_WAYS = [pytest.param(False, id="forked"), pytest.param(True, id="pool")]
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize("share_pool", SHARE_WAYS)
+@pytest.mark.parametrize("workers", [2, 3])
+def test_shared_runs_with_guided_chunks_equal_the_serial_run(tmp_path, monkeypatch, share_pool, workers):
+    """-j N is this process and N - 1 forked workers drawing guided chunks (large first,
+    UNIT_CHUNK_MIN at the end): every id, row, certificate, bound and summary is the serial
+    run's, to the bit."""
+    if share_pool:
+        monkeypatch.setenv("MRKIT_SHARE_POOL", "1")
+    n = 3 * amr.UNIT_CHUNK_MIN * workers + 17  # several guided chunks, a short last one
+    gold = _corpus(tmp_path / "g.amr", n, 0, sep="\n")
+    system = _corpus(tmp_path / "s.amr", n, 1)
+    want = _key(smatch_files(gold, system))
+    with ProcessExecutor(workers) as ex:
+        assert _key(smatch_files(gold, system, executor=ex)) == want
+    assert want == _key(_general(gold, system))
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize("share_pool", SHARE_WAYS)
+@pytest.mark.parametrize("where", [5, 700, 1499])
+def test_shared_runs_report_the_serial_error(tmp_path, monkeypatch, share_pool, where):
+    """An error in graph ``where`` (early, in the middle, in the last chunk) is the one the
+    serial run reports: same file, line and text; and an error in the system file that
+    comes later in the files does not win over it."""
+    if share_pool:
+        monkeypatch.setenv("MRKIT_SHARE_POOL", "1")
+    n = 1500
+    gold = _corpus(tmp_path / "g.amr", n, 0)
+    system = _corpus(tmp_path / "s.amr", n, 1)
+    text = open(gold).read().split("\n\n")
+    text[where] = text[where].replace(" :ARG0 (y", " :ARG0 ((y", 1)  # an unbalanced parenthesis
+    bad = tmp_path / "bad.amr"
+    bad.write_text("\n\n".join(text))
+    stext = open(system).read().split("\n\n")
+    stext[min(where + 300, n - 1)] += " )"  # a later error on the other side
+    sbad = tmp_path / "sbad.amr"
+    sbad.write_text("\n\n".join(stext))
+    with pytest.raises(InputError) as ref:
+        smatch_files(str(bad), str(sbad))
+    assert "bad.amr" in str(ref.value)
+    with pytest.raises(InputError) as got:
+        with ProcessExecutor(2) as ex:
+            smatch_files(str(bad), str(sbad), executor=ex)
+    assert str(got.value) == str(ref.value)
+
+
+@pytest.mark.parametrize("pairs", [1, 255, 256, 257, 1000, 24_645, 246_450])
+@pytest.mark.parametrize("parts", [2, 3])
+def test_guided_chunks_cover_the_pairs_in_order(pairs, parts):
+    """The guided sizes, fed the units of a file of ``pairs`` graphs of one size, hand out
+    every pair once, in order: each chunk between UNIT_CHUNK_MIN and UNIT_CHUNK_MAX (the
+    last may be shorter), never growing."""
+    from array import array
+
+    per = 230  # bytes per graph
+    size = pairs * per
+    units = array("q", [x for i in range(pairs) for x in (i * per, (i + 1) * per - 2, 1 + i * 5)]).tobytes()
+    k, sizes, window = 0, [], 1 << 20
+    while k < pairs:
+        cut_to = min(pairs, ((k * per + window) // per) + 1)  # the cut so far: whole windows ahead
+        buf = bytearray(units[k * 24:cut_to * 24])
+        step = amr._guided(k, buf, size, parts, cut_to == pairs)
+        step = min(step, pairs - k)
+        sizes.append(step)
+        k += step
+    assert sum(sizes) == pairs
+    assert all(amr.UNIT_CHUNK_MIN <= s <= amr.UNIT_CHUNK_MAX for s in sizes[:-1])
+    assert all(a >= b for a, b in zip(sizes, sizes[1:-1]))
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize("corpus", ["sick", "sts"])
+def test_shared_runs_equal_serial_on_bamboo(corpus):
+    """BAMBOO SICK (4,929 pairs) and STS: -j 2 (this process and a forked worker, guided
+    chunks) gives the serial run's ids, rows, certificates, bound and summary, to the bit."""
+    base = shared_path("amr", "bamboo", corpus)
+    gold, system = str(base / "main_src.test.amr"), str(base / "main_tgt.test.amr")
+    want = _key(smatch_files(gold, system))
+    with ProcessExecutor(2) as ex:
+        assert _key(smatch_files(gold, system, executor=ex)) == want

@@ -80,11 +80,11 @@ class RowTable:
     without numpy, with the same bits (sums of integers are exact; means are
     :func:`pairwise_sum`)."""
 
-    __slots__ = ("rows", "width", "_array", "_integral", "_values")
+    __slots__ = ("rows", "width", "_array", "_integral", "_values", "_sums")
 
     def __init__(self, rows: list[tuple], width: int) -> None:
         self.rows, self.width = rows, width
-        self._array = self._integral = self._values = None
+        self._array = self._integral = self._values = self._sums = None
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -109,12 +109,18 @@ class RowTable:
         return self.array().sum(axis=axis)
 
     def integral(self) -> bool:
-        if self._integral is None:
-            self._integral = all(float(x).is_integer() for row in self.rows for x in row)
+        if self._integral is None:  # int columns at C speed, the others value by value
+            self._integral = all(all(map(int.__instancecheck__, col)) or all(float(x).is_integer() for x in col)
+                                 for col in zip(*self.rows))
         return self._integral
 
     def column_sums(self) -> tuple[float, ...]:
-        return tuple(float(sum(row[j] for row in self.rows)) for j in range(self.width))
+        # rows are not changed once the table is made: summed once (column by column, left
+        # to right from 0, as before), read by precision, recall and F1 alike
+        if self._sums is None:
+            cols = list(zip(*self.rows)) or [()] * self.width
+            self._sums = tuple(float(sum(col)) for col in cols)
+        return self._sums
 
 
 def _plain_sums(table: RowTable) -> bool:
@@ -189,6 +195,9 @@ class CorpusResult:
         if getattr(table, "_values", None) is None or table._values[0] is not scalar:
             values_of = getattr(table, "values_of", None)  # a ColumnTable: whole columns
             out = values_of(scalar) if values_of is not None else None
+            if out is None and getattr(scalar, "columns", None) is not None:
+                # plain rows, a column at a time: the scalar's operations, the same bits
+                out = scalar.columns(list(zip(*table.rows)) if table.rows else [()] * table.width)
             if out is None:
                 out = {k: [] for k in scalar((0.0,) * table.width)}
                 for row in table.rows:
@@ -231,7 +240,9 @@ class CorpusResult:
     @property
     def n_certified(self) -> int | None:
         certified = self._raw("certified")
-        return None if certified is None else sum(bool(c) for c in certified)
+        if certified is None:
+            return None
+        return sum(map(bool, certified)) if isinstance(certified, list) else int(np.count_nonzero(certified))
 
     @property
     def certified_share(self) -> float | None:

@@ -111,7 +111,7 @@ def run(args) -> int:
         return variant_smatch_files(gold, other, config=config, executor=executor, format=args.input_format,
                                     keep_records=records, conventions=conventions, just=just, progress=tick)
 
-    with executor_of(args, parallel_worth_it(gold)) as executor:
+    with executor_of(args, parallel_worth_it(gold, shared=classic and not args.subscores)) as executor:
         with progress_bar(None, "smatch") as tick:
             result = score(system, args.per_pair, tick)
         ci, against = statistics(args, result, score)

@@ -9,7 +9,11 @@ begins and ends in the raw bytes (:mod:`mrkit.codecs.penman_units`, compiled; gr
 not be separated by blank lines) and pairs them by position; chunks of byte ranges go
 through the caller's executor, and each worker reads its own ranges of the two files,
 parses them (the compiled reader), builds the triples and aligns -- no text is pickled, and
-what a worker needs is imported before the workers fork.  A chunk comes back packed (ids,
+what a worker needs is imported before the workers fork.  With a
+:class:`~mrkit.runtime.executor.ProcessExecutor` this process scores chunks too
+(``map_shared``: ``-j 2`` is this process and one forked worker), every process cuts the
+files itself and claims guided chunks (:func:`_guided`) from a shared counter, so nothing
+but the results travels.  A chunk comes back packed (ids,
 int64 counts, certificates, bounds) and lands in a
 :class:`~mrkit.aggregate.corpus.Collector`.  An executor whose workers do not see this
 machine's files (a cluster) gets the texts instead.  Blocks the scanner leaves whole that
@@ -55,13 +59,26 @@ s; x50 5.55 s against 1.35 + 5.11 s.  The parent keeps ~0.35 s that -j 1 pays as
 expected to start to pay between 5 and 10 MB; under these loads they never did (wall -j 2
 0.75-0.89x -j 1).  8 MB stays the threshold."""
 
-def parallel_worth_it(gold: str) -> bool:
+SHARED_MIN_BYTES = 2_000_000
+"""The same threshold for classic Smatch of two PENMAN files, where ``-j 2`` is this process
+and one forked worker (:meth:`~mrkit.runtime.executor.ProcessExecutor.map_shared`): no pool
+to import or start, so two processes pay on smaller files.  Measured as CPU critical path
+(session 26, 2 shared cores under loads of 4-8, medians of 5: the parent's CPU before the
+map + the larger of the two processes' CPU in it + the parent's CPU after it): SICK x1
+(4,929 pairs, 1.2 MB) 0.24 s with -j 1 against 0.20 s with -j 2; x2 (2.3 MB) 0.32 against
+0.27 s; x5 (5.8 MB) 0.61 against 0.43 s.  -j 2 adds ~0.02 s of the parent's CPU (the fork,
+its modules) and the worker cuts the files again (~6 ms per MB), so 2 MB keeps a margin
+above x1's estimated gain; wall clocks could not be measured on an idle machine then."""
+
+
+def parallel_worth_it(gold: str, shared: bool = False) -> bool:
     """Whether worker processes pay on this gold file (its size; standard input: no) on this
-    machine now (:func:`cores_free`)."""
+    machine now (:func:`cores_free`); ``shared``: the classic Smatch run of
+    :func:`smatch_files`, where this process scores a share (:data:`SHARED_MIN_BYTES`)."""
     if gold == STDIN:
         return False
     try:
-        big = os.path.getsize(gold) >= PARALLEL_MIN_BYTES
+        big = os.path.getsize(gold) >= (SHARED_MIN_BYTES if shared else PARALLEL_MIN_BYTES)
     except OSError:
         return False
     return big and cores_free()
@@ -341,6 +358,35 @@ stays a small share of the run."""
 
 UNIT_CHUNK_MAX = 8192
 
+UNIT_CHUNK_MIN = 256
+"""The smallest guided chunk (:func:`_guided`): ~5 ms of SICK pairs, a few times the ~1 ms
+a task costs the parent."""
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _guided(k: int, gbuf: bytearray, size: int, parts: int, ended: bool) -> int:
+    """Pairs in the next chunk when ``parts`` processes share the stream (guided
+    self-scheduling): the pairs not yet handed out, estimated from how far into the gold
+    file (``size`` bytes) the units cut so far reach, divided by ``4 * parts``, between
+    :data:`UNIT_CHUNK_MIN` and :data:`UNIT_CHUNK_MAX`.  (A chunk costs little here -- a
+    claim and its packed result -- so chunks stay small enough that a process slowed by
+    other jobs holds up the other one for at most an eighth of the pairs with two.)"""
+    from array import array
+
+    cut = len(gbuf) // 24
+    if ended or not cut:
+        left = cut
+    else:
+        end = array("q", gbuf[-24:])[1]  # where the last unit cut ends in the gold file
+        left = int((k + cut) * size / max(end, 1)) - k
+    return max(UNIT_CHUNK_MIN, min(UNIT_CHUNK_MAX, left // (4 * parts)))
+
 
 def _preload(config: "AlignConfig", keep: frozenset[str], record: bool, executor) -> None:
     """Import, before an executor forks its workers (at its first ``map``), the modules every
@@ -405,20 +451,31 @@ def _block_chunks(gold: str, system: str, chunk: int) -> Iterator[tuple[int, lis
         k += n
 
 
-def _unit_chunks(gold: str, system: str, chunk: int | None) -> Iterator[tuple[int, bytes, bytes]]:
+def _unit_chunks(gold: str, system: str, chunk: int | None, parts: int = 1) -> Iterator[tuple[int, bytes, bytes]]:
     """(index of the first pair, gold units, system units) of ``chunk`` pairs at a time: the
     byte ranges of the two files' graphs (:mod:`mrkit.codecs.penman_units`), paired by
     position, with no Python object per graph.  ``chunk`` None: :data:`UNIT_CHUNK` pairs,
-    growing to a 32nd of the pairs sent so far (at most :data:`UNIT_CHUNK_MAX`)."""
+    growing to a 32nd of the pairs sent so far (at most :data:`UNIT_CHUNK_MAX`); with
+    ``parts`` > 1 (processes sharing the stream) the chunks are guided instead
+    (:func:`_guided`): large at first, small at the end, so that no process waits long for
+    another's last chunk."""
     from ..codecs.penman_units import UNIT, CutDeclined, unit_windows
 
     gs, ss = unit_windows(gold, _label(gold)), unit_windows(system, _label(system))
     gbuf, sbuf = bytearray(), bytearray()
     g_end = s_end = False
     k = 0
+    size = _size(gold) if parts > 1 and not chunk else 0
     try:
         while True:
-            step = UNIT * (chunk or min(UNIT_CHUNK_MAX, max(UNIT_CHUNK, k // 32)))
+            if size:
+                while len(gbuf) < UNIT * UNIT_CHUNK_MIN and not g_end:
+                    nxt = next(gs, None)
+                    g_end = nxt is None
+                    gbuf += nxt or b""
+                step = UNIT * _guided(k, gbuf, size, parts, g_end)
+            else:
+                step = UNIT * (chunk or min(UNIT_CHUNK_MAX, max(UNIT_CHUNK, k // 32)))
             while len(gbuf) < step and not g_end:
                 nxt = next(gs, None)
                 g_end = nxt is None
@@ -488,9 +545,13 @@ def smatch_files(gold: str, system: str, *, config: "AlignConfig | None" = None,
         col = collector()
         labels = (_label(gold), _label(system))
         _preload(config, keep, keep_records, executor)
+        mapper = None
         if _units_available() and getattr(executor, "local", False):
             paths = (gold, system)
-            tasks = ((config, keep, keep_records, labels, paths, items) for items in _unit_chunks(gold, system, chunk))
+            mapper = getattr(executor, "map_shared", None)  # this process scores a share too
+            parts = executor.workers if mapper is not None else 1
+            tasks = ((config, keep, keep_records, labels, paths, items)
+                     for items in _unit_chunks(gold, system, chunk, parts))
             fn = _score_units
         elif _units_available():  # workers elsewhere (a cluster): the parent reads the texts
             step = chunk or CHUNK
@@ -501,7 +562,7 @@ def smatch_files(gold: str, system: str, *, config: "AlignConfig | None" = None,
             tasks = ((config, keep, keep_records, labels, items) for items in _block_chunks(gold, system, chunk or CHUNK))
             fn = _score_blocks
         try:
-            bound = _collect(executor.map(fn, tasks), col, progress)
+            bound = _collect((mapper or executor.map)(fn, tasks), col, progress)
         except _Regroup:
             col = None
     if col is None:

@@ -8,6 +8,8 @@ it ``-j`` / ``--executor`` on every command) does.
 - :class:`SerialExecutor`: in this process;
 - :class:`ProcessExecutor`: worker processes (fork where available), whose workers exit
   quietly on Ctrl-C or when the parent dies (:func:`mrkit.runtime.parallel.new_pool`);
+  its :meth:`~ProcessExecutor.map_shared` makes this process one of the workers (on Linux
+  without a pool: :mod:`mrkit.runtime.forked`), for streams of many short tasks;
 - a distributed backend plugs in as one more class with the same ``map``, and one entry in
   :data:`EXECUTORS`.
 """
@@ -88,14 +90,14 @@ class ProcessExecutor:
         self._entered = True  # the pool starts with the first map(): see _start
         return self
 
-    def _start(self) -> None:
+    def _start(self, processes: int | None = None) -> None:
         """Fork the workers, at the first :meth:`map` rather than on entering: by then the
         caller has imported what its workers need (a pipeline imports its compiled readers
         and scorer before mapping), so every worker shares those modules instead of
-        importing them again."""
+        importing them again.  ``processes``: how many (default :attr:`workers`)."""
         from .parallel import new_pool
 
-        self._ctx = new_pool(self.workers)
+        self._ctx = new_pool(self.workers if processes is None else processes)
         self._pool = self._ctx.__enter__()
 
     def __exit__(self, *exc) -> None:
@@ -118,6 +120,91 @@ class ProcessExecutor:
                 yield pending.popleft().get()
         while pending:
             yield pending.popleft().get()
+
+    def map_shared(self, fn: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
+        """:meth:`map` with this process as one of the :attr:`workers`: ``workers - 1``
+        processes are forked (none with one worker), and between handing them tasks this
+        process runs tasks itself instead of waiting for results.  For many short tasks of
+        similar size (smatch's chunks of byte ranges), where the parent would otherwise idle
+        while its workers compute: ``-j 2`` is this process and one worker.
+
+        Each worker keeps two tasks queued; this process then takes the next task itself,
+        so a faster side simply takes more of the stream.  Results come back in task order;
+        an exception of a task run here is kept in its place and raised when its turn comes,
+        after the results of every earlier task (the first error in task order wins, as
+        with :meth:`map`).  Pools are forked at the first call; a pool forked by :meth:`map`
+        is used as it is."""
+        if not self._entered:
+            with self:
+                yield from self.map_shared(fn, tasks)
+            return
+        if self.workers <= 1:
+            yield from SerialExecutor().map(fn, tasks)
+            return
+        if self._pool is None and forked_available():  # no pool at all: see mrkit.runtime.forked
+            from .forked import shared_map
+
+            yield from shared_map(fn, tasks, self.workers)
+            return
+        if self._pool is None:
+            self._start(self.workers - 1)
+        from ..codecs._files import gc_paused
+
+        window = 2 * (self.workers - 1)
+        pending: deque = deque()  # in task order: AsyncResult, or (value, exception) run here
+        in_flight = 0
+        it = iter(tasks)
+        more = True
+        failed: list[BaseException] = []  # an error of the stream: raised after every earlier task
+
+        def draw():
+            nonlocal more
+            try:
+                return next(it)
+            except StopIteration:
+                pass
+            except Exception as exc:
+                failed.append(exc)
+            more = False
+            return _END
+
+        while more or pending:
+            while more and in_flight < window:
+                task = draw()
+                if task is _END:
+                    break
+                pending.append(self._pool.apply_async(_call, ((fn, task),)))
+                in_flight += 1
+            if more:
+                task = draw()
+                if task is not _END:
+                    try:
+                        with gc_paused():
+                            pending.append((fn(task), None))
+                    except Exception as exc:  # its turn comes after every earlier task's
+                        pending.append((None, exc))
+            while pending and (type(pending[0]) is tuple or not more or pending[0].ready()):
+                head = pending.popleft()
+                if type(head) is not tuple:
+                    in_flight -= 1
+                    yield head.get()
+                elif head[1] is not None:
+                    raise head[1]
+                else:
+                    yield head[0]
+                if more and in_flight < window:
+                    break  # hand the workers more before taking on the next task here
+        if failed:
+            raise failed[0]
+
+
+_END = object()
+
+
+def forked_available() -> bool:
+    from .forked import available
+
+    return available() and not os.environ.get("MRKIT_SHARE_POOL")
 
 
 PARALLEL_MIN_PAIRS = 1000

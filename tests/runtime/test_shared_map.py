@@ -1,0 +1,157 @@
+"""runtime/forked.py and ProcessExecutor.map_shared: this process runs tasks beside its
+forked workers; results come in task order, equal to a serial run; the first error in task
+order is the one raised (run here, in a worker, or of the stream itself), after every
+earlier result; a worker that dies is an error, not a hang; the pool's way
+(``MRKIT_SHARE_POOL``) gives the same."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mrkit.errors import MrkitError
+from mrkit.runtime import forked
+from mrkit.runtime.executor import ProcessExecutor, SerialExecutor
+
+pytestmark = pytest.mark.subprocess
+
+WAYS = [pytest.param(False, id="forked"), pytest.param(True, id="pool")]
+
+
+@pytest.fixture(params=WAYS)
+def pool_way(request, monkeypatch):
+    if request.param:
+        monkeypatch.setenv("MRKIT_SHARE_POOL", "1")
+    elif not forked.available():
+        pytest.skip("no fork on this platform")
+    else:
+        monkeypatch.delenv("MRKIT_SHARE_POOL", raising=False)
+    return request.param
+
+
+def square(x: int) -> int:
+    return x * x
+
+
+def pid_after_nap(x: int) -> tuple[int, int]:
+    time.sleep(0.002)
+    return os.getpid(), x
+
+
+class Failing:
+    """Tasks that raise ValueError at the given indices (a module-level function of a
+    picklable object: the pool's way pickles it)."""
+
+    def __init__(self, bad: frozenset[int]) -> None:
+        self.bad = bad
+
+    def __call__(self, x: int) -> int:
+        if x in self.bad:
+            raise ValueError(f"task {x} failed")
+        return x * 3
+
+
+def stream_failing_at(n: int, stop: int):
+    for i in range(n):
+        if i == stop:
+            raise ValueError(f"stream failed at {i}")
+        yield i
+
+
+def _run(ex, fn, tasks):
+    """(results yielded, the exception's text or None)."""
+    got = []
+    try:
+        for r in ex.map_shared(fn, tasks) if hasattr(ex, "map_shared") else ex.map(fn, tasks):
+            got.append(r)
+    except ValueError as exc:
+        return got, str(exc)
+    return got, None
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_results_in_order_equal_to_serial(pool_way, workers):
+    for n in (0, 1, 5, 300):
+        with ProcessExecutor(workers) as ex:
+            assert list(ex.map_shared(square, (i for i in range(n)))) == [i * i for i in range(n)]
+
+
+def test_this_process_and_one_worker_share_the_tasks(pool_way):
+    with ProcessExecutor(2) as ex:
+        got = list(ex.map_shared(pid_after_nap, iter(range(400))))
+    assert [x for _, x in got] == list(range(400))
+    pids = {pid for pid, _ in got}
+    assert os.getpid() in pids and len(pids) == 2  # -j 2: this process and one forked worker
+
+
+def test_one_worker_is_this_process_alone():
+    ex = ProcessExecutor(1)
+    got = list(ex.map_shared(pid_after_nap, range(5)))
+    assert {pid for pid, _ in got} == {os.getpid()}
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(0, 120), bad=st.frozensets(st.integers(0, 130), max_size=3),
+       stop=st.none() | st.integers(0, 130))
+def test_the_first_error_in_task_order_wins(n, bad, stop):
+    tasks = (lambda: stream_failing_at(n, stop)) if stop is not None else (lambda: iter(range(n)))
+    want = _run(SerialExecutor(), Failing(bad), tasks())
+    for share_pool in (False, True):
+        if share_pool:
+            os.environ["MRKIT_SHARE_POOL"] = "1"
+        try:
+            with ProcessExecutor(2) as ex:
+                assert _run(ex, Failing(bad), tasks()) == want
+        finally:
+            os.environ.pop("MRKIT_SHARE_POOL", None)
+
+
+def _killer(x: int) -> int:
+    if x == 40 and os.environ.get("KILL_PARENT") != str(os.getpid()):
+        os.kill(os.getpid(), signal.SIGKILL)  # a worker dies (as under the OOM killer)
+    time.sleep(0.001)
+    return x
+
+
+@pytest.mark.skipif(not forked.available(), reason="no fork on this platform")
+def test_a_worker_that_dies_is_an_error_not_a_hang(monkeypatch):
+    monkeypatch.setenv("KILL_PARENT", str(os.getpid()))  # only a forked worker kills itself
+    monkeypatch.delenv("MRKIT_SHARE_POOL", raising=False)
+    got = []
+    try:
+        with ProcessExecutor(2) as ex:
+            got.extend(ex.map_shared(_killer, iter(range(200))))
+    except MrkitError as exc:
+        assert "worker process stopped" in str(exc)
+    else:  # this process ran task 40 itself: nothing died
+        assert got == list(range(200))
+
+
+@pytest.mark.skipif(not forked.available(), reason="no fork on this platform")
+def test_leaving_early_leaves_no_worker(monkeypatch):
+    monkeypatch.delenv("MRKIT_SHARE_POOL", raising=False)
+    before = _children()
+    with ProcessExecutor(2) as ex:
+        it = ex.map_shared(pid_after_nap, iter(range(1000)))
+        next(it)
+        it.close()
+    assert _children() == before
+
+
+def _children() -> set[int]:
+    me = os.getpid()
+    out = set()
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as fh:
+                    if int(fh.read().rsplit(")", 1)[1].split()[1]) == me:
+                        out.add(int(d))
+            except (OSError, ValueError, IndexError):
+                pass
+    return out
