@@ -155,3 +155,55 @@ def _children() -> set[int]:
             except (OSError, ValueError, IndexError):
                 pass
     return out
+
+
+# ------------------------------------------------------------------ session 27: the stream is drawn once, here
+
+def _draws_logged(n: int, log):
+    for i in range(n):
+        with open(log, "a") as fh:
+            fh.write(f"{os.getpid()} {i}\n")
+        yield i
+
+
+@pytest.mark.skipif(not forked.available(), reason="no fork on this platform")
+def test_the_stream_is_drawn_once_by_this_process_alone(tmp_path, monkeypatch):
+    """No task is drawn twice: only this process draws the stream (for smatch, cuts the
+    files) and hands workers their tasks; the workers still run a share of them."""
+    monkeypatch.delenv("MRKIT_SHARE_POOL", raising=False)
+    log = tmp_path / "draws"
+    with ProcessExecutor(2) as ex:
+        got = list(ex.map_shared(pid_after_nap, _draws_logged(300, log)))
+    assert [x for _, x in got] == list(range(300))
+    assert len({pid for pid, _ in got}) == 2
+    lines = log.read_text().split()
+    assert lines[0::2] == [str(os.getpid())] * 300 and lines[1::2] == [str(i) for i in range(300)]
+
+
+def _size_of(task: bytes) -> bytes:
+    return task[:1] * (len(task) + 1)  # a result larger than its task
+
+
+@pytest.mark.skipif(not forked.available(), reason="no fork on this platform")
+@pytest.mark.parametrize("workers", [2, 3])
+def test_tasks_and_results_larger_than_the_pipes(monkeypatch, workers):
+    """Tasks and results of 100-300 KB through pipes left at 4 KB: tasks are written
+    without blocking while results are read, so nothing waits on both ends at once."""
+    monkeypatch.delenv("MRKIT_SHARE_POOL", raising=False)
+    monkeypatch.setattr(forked, "PIPE_BYTES", 4096)
+    tasks = [bytes([65 + i % 26]) * (100_000 + 2_000 * i) for i in range(100)]
+    with ProcessExecutor(workers) as ex:
+        got = list(ex.map_shared(_size_of, iter(tasks)))
+    assert got == [_size_of(t) for t in tasks]
+
+
+def _call(task):
+    return task()
+
+
+@pytest.mark.skipif(not forked.available(), reason="no fork on this platform")
+def test_a_task_that_does_not_pickle_runs_here(monkeypatch):
+    monkeypatch.delenv("MRKIT_SHARE_POOL", raising=False)
+    with ProcessExecutor(2) as ex:
+        got = list(ex.map_shared(_call, [lambda: os.getpid()] * 20))
+    assert got == [os.getpid()] * 20

@@ -11,9 +11,9 @@ through the caller's executor, and each worker reads its own ranges of the two f
 parses them (the compiled reader), builds the triples and aligns -- no text is pickled, and
 what a worker needs is imported before the workers fork.  With a
 :class:`~mrkit.runtime.executor.ProcessExecutor` this process scores chunks too
-(``map_shared``: ``-j 2`` is this process and one forked worker), every process cuts the
-files itself and claims guided chunks (:func:`_guided`) from a shared counter, so nothing
-but the results travels.  A chunk comes back packed (ids,
+(``map_shared``: ``-j 2`` is this process and one forked worker): this process cuts the
+files, once, into guided chunks (:func:`_guided`), keeps each worker two chunks ahead (byte
+ranges, 24 bytes a pair) and scores the next chunk itself.  A chunk comes back packed (ids,
 int64 counts, certificates, bounds) and lands in a
 :class:`~mrkit.aggregate.corpus.Collector`.  An executor whose workers do not see this
 machine's files (a cluster) gets the texts instead.  Blocks the scanner leaves whole that

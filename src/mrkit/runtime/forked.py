@@ -8,23 +8,25 @@ its workers and threads (~20 ms before the first task runs), a round trip of eve
 through its threads, and shutting it down.  Here:
 
 - ``workers - 1`` processes are forked when the map starts; this process is the last one.
-  Each forked worker already holds ``fn`` and the not-yet-started ``tasks`` iterator (a
-  copy), so no task travels between processes: every process draws the same stream
-  itself (the stream must be deterministic and open its files only when drawn; drawing
-  it twice costs what making the tasks costs, for smatch the cutting of the files in C).
-- Which process runs task *n* is decided by a shared counter (an anonymous shared page,
-  guarded by a one-byte token in a pipe): a process that is free claims the next index,
-  so a faster process simply runs more tasks, and no process waits for another's queue.
-- A worker sends each result back through its own pipe (length + pickle), and this
-  process yields results in task order, running tasks itself while it waits.
+  Each forked worker already holds ``fn`` (and every module imported so far).
+- Only this process draws the stream (for smatch: cuts the two files, once).  Each worker
+  has a pipe of tasks and a pipe of results; this process keeps :data:`QUEUED` tasks
+  (pickled, length-prefixed) in each worker's pipe and runs the next task itself, so a
+  faster process simply runs more tasks and no task is drawn twice.  (Session 26 let every
+  process draw the whole stream itself: with two processes the files were cut twice, ~15%
+  of the CPU of a run of 25,000 Little Prince pairs.)
+- A worker sends each result back through its pipe (length + pickle), and this process
+  yields results in task order, running tasks itself while it waits.  A task that does
+  not pickle is run here.
 - Errors come out as in a serial run: an exception of task *n* (run here or in a
   worker) is raised when every earlier task's result has been yielded, and so is an
-  exception of the stream itself.  A worker that dies without its result is an error
-  (:class:`~mrkit.errors.MrkitError`), never a hang.
+  exception of the stream itself; once a task has failed no later one is handed out.  A
+  worker that dies without its results is an error (:class:`~mrkit.errors.MrkitError`),
+  never a hang.
 - Workers ignore Ctrl-C (this process handles it and kills them), leave with
   ``os._exit`` (no ``atexit``, no flush of this process's buffers), and stop when this
-  process is gone (their pipe breaks, or ``getppid`` changes).  Leaving the map early
-  (an error, a consumer that stops) kills them.
+  process is gone (their task pipe ends).  Leaving the map early (an error, a consumer
+  that stops) kills them.
 """
 
 from __future__ import annotations
@@ -38,9 +40,14 @@ AHEAD = 64
 """Results this process keeps while it waits for an earlier one from a worker; beyond
 that it stops taking tasks and waits (bounded memory if a worker stalls)."""
 
+QUEUED = 2
+"""Tasks handed to each worker and not yet answered: one it runs, one waiting in its pipe
+(so it never waits for this process, which may be running a task of its own)."""
+
 PIPE_BYTES = 1 << 20
-"""Pipe buffer asked for each worker's results (Linux ``F_SETPIPE_SZ``; the default
-64 KB holds about one chunk of smatch results, and a worker whose pipe is full waits)."""
+"""Pipe buffer asked for each pipe (Linux ``F_SETPIPE_SZ``; the default 64 KB holds about
+one chunk of smatch results).  Tasks are written without blocking, so a smaller buffer only
+costs more wake-ups."""
 
 _LEN = 8
 
@@ -50,46 +57,6 @@ def available() -> bool:
     import sys
 
     return hasattr(os, "fork") and sys.platform.startswith("linux")
-
-
-class _Token:
-    """The counter of claimed task indices, shared by every process of the map."""
-
-    def __init__(self) -> None:
-        import mmap
-
-        self.page = mmap.mmap(-1, 8)  # anonymous and shared: forked workers see the same bytes
-        self.r, self.w = os.pipe()
-        os.write(self.w, b"\0")  # the one token: whoever holds it may move the counter
-
-    def claim(self, alive: Callable[[], bool] | None = None) -> int:
-        """The next task index (each index is claimed once, by one process).  ``alive``:
-        asked every second while the token is away; ``False`` ends the wait with
-        ``SystemExit`` (a worker whose parent died holding the token)."""
-        if alive is not None:
-            import select
-
-            while not select.select([self.r], [], [], 1.0)[0]:
-                if not alive():
-                    raise SystemExit(0)
-        os.read(self.r, 1)
-        try:
-            n = int.from_bytes(self.page[:8], "little")
-            self.page[:8] = (n + 1).to_bytes(8, "little")
-        finally:
-            os.write(self.w, b"\0")
-        return n
-
-    def claimed(self) -> int:
-        return int.from_bytes(self.page[:8], "little")
-
-    def close(self) -> None:
-        for fd in (self.r, self.w):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        self.page.close()
 
 
 def _grow(fd: int) -> None:
@@ -107,9 +74,22 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-def _work(fn: Callable[[Any], Any], tasks: Iterator[Any], token: _Token, out: int, parent: int) -> None:
-    """A forked worker: claim an index, draw the stream up to it, run that task, send the
-    result; until the stream ends, a task fails, or the parent is gone.  Never returns."""
+def _read_exact(fd: int, size: int) -> bytes | None:
+    """``size`` bytes of ``fd`` (``None`` at its end)."""
+    parts = []
+    while size:
+        chunk = os.read(fd, min(size, PIPE_BYTES))
+        if not chunk:
+            return None
+        parts.append(chunk)
+        size -= len(chunk)
+    return b"".join(parts)
+
+
+def _work(fn: Callable[[Any], Any], tasks: int, out: int) -> None:
+    """A forked worker: read a task (index, task) from ``tasks``, run it, send (index, result,
+    exception) to ``out``; until the task pipe ends (this process is done or gone) or a task
+    fails.  Never returns."""
     try:
         import pickle
         import signal
@@ -117,31 +97,27 @@ def _work(fn: Callable[[Any], Any], tasks: Iterator[Any], token: _Token, out: in
         from ..codecs._files import gc_paused
 
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-
-        def alive() -> bool:
-            return os.getppid() == parent
-
-        index = 0
-        n = token.claim(alive)
-        for task in tasks:  # an error of the stream itself: the parent meets it too
-            if index == n:
-                failed = None
-                try:
-                    with gc_paused():
-                        msg = (n, fn(task), None)
-                except Exception as exc:
-                    failed = exc
-                    msg = (n, None, exc)
-                try:
-                    data = pickle.dumps(msg, protocol=pickle.HIGHEST_PROTOCOL)
-                except Exception as exc:  # an exception (or result) that does not pickle
-                    data = pickle.dumps((n, None, MrkitError(f"worker: {failed or exc!r}")))
-                    failed = failed or exc
-                _write_all(out, len(data).to_bytes(_LEN, "little") + data)
-                if failed is not None or not alive():
-                    break
-                n = token.claim(alive)
-            index += 1
+        while True:
+            head = _read_exact(tasks, _LEN)
+            data = None if head is None else _read_exact(tasks, int.from_bytes(head, "little"))
+            if data is None:
+                break
+            n, task = pickle.loads(data)
+            failed = None
+            try:
+                with gc_paused():
+                    msg = (n, fn(task), None)
+            except Exception as exc:
+                failed = exc
+                msg = (n, None, exc)
+            try:
+                data = pickle.dumps(msg, protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception as exc:  # an exception (or result) that does not pickle
+                data = pickle.dumps((n, None, MrkitError(f"worker: {failed or exc!r}")))
+                failed = failed or exc
+            _write_all(out, len(data).to_bytes(_LEN, "little") + data)
+            if failed is not None:
+                break
     except BaseException:  # a broken pipe (the parent is gone), anything: leave quietly
         pass
     finally:
@@ -149,58 +125,153 @@ def _work(fn: Callable[[Any], Any], tasks: Iterator[Any], token: _Token, out: in
 
 
 class _Worker:
-    __slots__ = ("pid", "fd", "buf", "done")
+    """This process's side of a worker: its pid, the read end of its results, the write end
+    of its tasks (non-blocking), the task bytes not yet written, the indices handed to it and
+    not yet answered, and the bytes of a result not yet whole."""
 
-    def __init__(self, pid: int, fd: int) -> None:
-        self.pid, self.fd, self.buf, self.done = pid, fd, bytearray(), False
+    __slots__ = ("pid", "fd", "tasks", "out", "queued", "buf", "done")
+
+    def __init__(self, pid: int, fd: int, tasks: int) -> None:
+        self.pid, self.fd, self.tasks = pid, fd, tasks
+        self.out, self.queued, self.buf, self.done = bytearray(), set(), bytearray(), False
+
+    def flush(self) -> None:
+        """Write what the task pipe takes now of the pending task bytes."""
+        while self.out:
+            try:
+                sent = os.write(self.tasks, self.out)
+            except BlockingIOError:
+                return
+            except OSError:  # the worker has left: its results pipe tells the rest
+                self.out.clear()
+                return
+            del self.out[:sent]
+
+
+def _fork_workers(fn: Callable[[Any], Any], count: int) -> list[_Worker]:
+    procs: list[_Worker] = []
+    try:
+        for _ in range(count):
+            tr, tw = os.pipe()  # tasks: this process -> the worker
+            rr, rw = os.pipe()  # results: the worker -> this process
+            _grow(tw)
+            _grow(rw)
+            pid = os.fork()
+            if pid == 0:  # the worker: close what is the parent's (and its siblings'), then work
+                os.close(tw)
+                os.close(rr)
+                for p in procs:
+                    os.close(p.fd)
+                    os.close(p.tasks)
+                _work(fn, tr, rw)
+            os.close(tr)
+            os.close(rw)
+            os.set_blocking(tw, False)
+            procs.append(_Worker(pid, rr, tw))
+    except BaseException:
+        _stop(procs)
+        raise
+    return procs
+
+
+def _stop(procs: list[_Worker]) -> None:
+    for p in procs:
+        if not p.done:
+            try:
+                os.kill(p.pid, 9)
+            except OSError:
+                pass
+            try:
+                os.waitpid(p.pid, 0)
+            except OSError:
+                pass
+        for fd in (p.fd, p.tasks):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
 
 def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> Iterator[Any]:
     """``fn`` of every task, in order, run by this process and ``workers - 1`` forked ones
-    (see the module docstring).  ``tasks``: an iterable whose iteration has not started
-    (a generator not yet drawn, a list)."""
+    (see the module docstring).  ``tasks``: any iterable (drawn here only, once); tasks
+    and results travel pickled."""
     import pickle
     import select
 
     from ..codecs._files import gc_paused
 
-    token = _Token()
-    procs: list[_Worker] = []
-    parent = os.getpid()
+    procs = _fork_workers(fn, max(0, workers - 1))
     try:
-        for _ in range(max(0, workers - 1)):
-            r, w = os.pipe()
-            _grow(w)
-            pid = os.fork()
-            if pid == 0:  # the worker: close what is the parent's, then work
-                os.close(r)
-                for p in procs:
-                    os.close(p.fd)
-                _work(fn, iter(tasks), token, w, parent)
-            os.close(w)
-            procs.append(_Worker(pid, r))
         it = iter(tasks)
         results: dict[int, tuple] = {}  # index -> (value, exception)
         nxt = 0      # the next index to yield
-        drawn = 0    # tasks this process has drawn from its copy of the stream
-        end = None   # the number of tasks, once this process has drawn them all
+        drawn = 0    # tasks drawn from the stream
+        end = None   # the number of tasks, once the stream has ended (or failed)
         stream_error: BaseException | None = None
+        failed_at = None  # the first index known to have failed: nothing after it is handed out
+
+        def draw():
+            nonlocal drawn, end, stream_error
+            if end is not None or failed_at is not None:
+                return None
+            try:
+                task = next(it)
+            except StopIteration:
+                end = drawn
+                return None
+            except Exception as exc:  # raised in its turn, after every earlier result
+                end, stream_error = drawn, exc
+                return None
+            drawn += 1
+            return (drawn - 1, task)
+
+        def run_here(n: int, task: Any) -> None:
+            nonlocal failed_at
+            try:
+                with gc_paused():
+                    results[n] = (fn(task), None)
+            except Exception as exc:
+                results[n] = (None, exc)
+                failed_at = n if failed_at is None else min(failed_at, n)
+
+        def feed() -> None:
+            """Hand every worker tasks until :data:`QUEUED` are its."""
+            for p in procs:
+                while not p.done and len(p.queued) < QUEUED:
+                    got = draw()
+                    if got is None:
+                        return
+                    try:
+                        data = pickle.dumps(got, protocol=pickle.HIGHEST_PROTOCOL)
+                    except Exception:  # a task that does not pickle: run here, as this process's turn
+                        run_here(*got)
+                        return
+                    p.out += len(data).to_bytes(_LEN, "little") + data
+                    p.queued.add(got[0])
+                    p.flush()
 
         def receive(timeout: float | None) -> None:
+            nonlocal failed_at
             live = [p for p in procs if not p.done]
             if not live:
                 return
-            ready, _, _ = select.select([p.fd for p in live], [], [], timeout)
+            writing = [p.tasks for p in live if p.out]
+            ready, can_write, _ = select.select([p.fd for p in live], writing, [], timeout)
             for p in live:
+                if p.tasks in can_write:
+                    p.flush()
                 if p.fd not in ready:
                     continue
-                chunk = os.read(p.fd, 1 << 20)
+                chunk = os.read(p.fd, PIPE_BYTES)
                 if not chunk:  # the worker has left
                     p.done = True
                     os.waitpid(p.pid, 0)
                     p.pid = 0
-                    if p.buf:
-                        raise MrkitError("a worker process stopped in the middle of sending its results")
+                    if p.buf or p.queued:
+                        first = min(p.queued) if p.queued else nxt
+                        raise MrkitError(f"a worker process stopped without the results of task {first + 1} "
+                                         "(killed, or out of memory?)")
                     continue
                 p.buf += chunk
                 while len(p.buf) >= _LEN:
@@ -209,7 +280,10 @@ def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> 
                         break
                     n, value, exc = pickle.loads(p.buf[_LEN:_LEN + size])
                     del p.buf[:_LEN + size]
+                    p.queued.discard(n)
                     results[n] = (value, exc)
+                    if exc is not None:
+                        failed_at = n if failed_at is None else min(failed_at, n)
 
         while True:
             while nxt in results:
@@ -225,44 +299,18 @@ def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> 
             receive(0)
             if nxt in results:
                 continue
-            if end is None and len(results) < AHEAD:
-                n = token.claim()
-                task = None
-                while drawn <= n:
-                    try:
-                        task = next(it)
-                    except StopIteration:
-                        end = drawn
-                        break
-                    except Exception as exc:  # raised in its turn, after every earlier result
-                        end, stream_error = drawn, exc
-                        break
-                    drawn += 1
-                if end is None or n < end:
-                    try:
-                        with gc_paused():
-                            results[n] = (fn(task), None)
-                    except Exception as exc:
-                        results[n] = (None, exc)
+            feed()
+            if len(results) < AHEAD:
+                got = draw()
+                if got is not None:
+                    run_here(*got)
+                    continue
+            # nothing to do here: the next result is a worker's (or the stream has just ended)
+            if nxt in results or (end is not None and nxt >= end):
                 continue
-            # nothing to do here: the next result is a worker's
-            if all(p.done for p in procs):
+            if not any(p.queued for p in procs):
                 raise MrkitError(f"a worker process stopped without the results of task {nxt + 1} "
                                  "(killed, or out of memory?)")
             receive(1.0)
     finally:
-        for p in procs:
-            if not p.done:
-                try:
-                    os.kill(p.pid, 9)
-                except OSError:
-                    pass
-                try:
-                    os.waitpid(p.pid, 0)
-                except OSError:
-                    pass
-            try:
-                os.close(p.fd)
-            except OSError:
-                pass
-        token.close()
+        _stop(procs)
