@@ -4,6 +4,8 @@
     python benchmarks/bench_smatch.py --targets      # issue 14's table vs smatch.py -r 4
     python benchmarks/bench_smatch.py --parallel     # -j 1 vs -j 2 on SICK x1-x50: wall, CPU per process
     python benchmarks/bench_smatch.py --parallel --times 5 --repeat 7   # SICK x5 (24,645 pairs) alone
+    python benchmarks/bench_smatch.py --parallel --corpus lp --times 16  # LP v1.6 vs perturbed x16 (24,992 pairs)
+    python benchmarks/bench_smatch.py --parallel --corpus bio --times 50 # Bio test vs perturbed x50 (25,000 pairs)
 
 ``--targets`` runs the workloads of issue 14's target table (SICK, STS, Little Prince
 1,562 pairs perturbed, Little Prince T5 200 pairs, Bio test vs itself) with mrkit and
@@ -42,6 +44,7 @@ WORKLOADS = {
     "sick": ("bamboo/sick/main_src.test.amr", "bamboo/sick/main_tgt.test.amr"),
     "sts": ("bamboo/sts/main_src.test.amr", "bamboo/sts/main_tgt.test.amr"),
     "lp-1562": ("little-prince/amr-bank-struct-v1.6.txt", "perturbed:little-prince/amr-bank-struct-v1.6.txt"),
+    "bio-perturbed": ("bio/amr-release-test-bio.txt", "perturbed:bio/amr-release-test-bio.txt"),
 }
 
 TARGETS = {"sick": 10.0, "sts": 10.0, "lp-1562": 10.0, "lp-t5": 4.0, "bio-self": 60.0}
@@ -120,17 +123,34 @@ def cpu_run(args: list[str], repeat: int, timeout: float) -> tuple[float, float,
     return tuple(statistics.median(c) for c in zip(*rows))  # type: ignore[return-value]
 
 
-def parallel_table(repeat: int, timeout: float, times: tuple[int, ...] = (1, 2, 5, 10, 50)) -> int:
-    """Wall clock and CPU per process of -j 1 and -j 2 (runs interleaved) on SICK repeated 1,
-    2, 5, 10 and 50 times, and on SICK x5 without blank lines between graphs: where do two
-    workers pay (pipeline/amr.py PARALLEL_MIN_BYTES)?  On a shared machine the wall clock
-    depends on the others' load (printed); the CPU seconds show what each process did."""
+PARALLEL_CORPORA = {
+    "sick": ("sick", (1, 2, 5, 10, 50)),
+    "lp": ("lp-1562", (16, 160)),
+    "bio": ("bio-perturbed", (50, 500)),
+}
+"""``--parallel --corpus NAME``: the workload repeated and its default ``--times``: BAMBOO
+SICK (4,929 short pairs a copy), the Little Prince v1.6 against its perturbed copy (1,562
+pairs a copy: x16 is 24,992 pairs, 12.4 MB a side) and Bio test against its perturbed copy
+(500 long pairs a copy: x50 is 25,000 pairs, 31 MB a side)."""
+
+
+def parallel_table(repeat: int, timeout: float, times: tuple[int, ...] | None = None, corpus: str = "sick") -> int:
+    """Wall clock and CPU per process of -j 1 and -j 2 (runs interleaved) on a corpus
+    repeated ``times`` times (:data:`PARALLEL_CORPORA`; SICK x5 also without blank lines
+    between graphs): where do two workers pay (pipeline/amr.py SHARED_MIN_BYTES)?  On a
+    shared machine the wall clock depends on the others' load (printed); the CPU seconds
+    show what each process did."""
     import os
 
     rows = []
-    g, s = (DATA / p for p in WORKLOADS["sick"])
+    workload, default_times = PARALLEL_CORPORA[corpus]
+    times = times or default_times
+    label = {"sick": "SICK", "lp": "LP v1.6 vs perturbed", "bio": "Bio test vs perturbed"}[corpus]
     with tempfile.TemporaryDirectory() as tmp:
-        cases = [(f"SICK x{t}", t, False) for t in times] + [("SICK x5, no blank lines", 5, True)] * (5 in times)
+        g, s = (Path(p) for p in workload_paths(workload, tmp))
+        per_copy = sum(1 for line in g.read_text(encoding="utf-8").splitlines() if line.startswith("("))
+        cases = [(f"{label} x{t}", t, False) for t in times]
+        cases += [(f"{label} x5, no blank lines", 5, True)] * (corpus == "sick" and 5 in times)
         for name, times, squeeze in cases:
             gold, system = repeated(g, s, times, tmp, blank_lines=not squeeze)
             got: dict[str, list] = {"1": [], "2": []}
@@ -139,7 +159,7 @@ def parallel_table(repeat: int, timeout: float, times: tuple[int, ...] = (1, 2, 
                     got[j].append(cpu_run(["smatch", gold, system, "-j", j], 1, timeout))
             med = {j: [sorted(c)[len(c) // 2] for c in zip(*v)] for j, v in got.items()}
             one, two = med["1"], med["2"]
-            rows.append((name, str(4929 * times), f"{Path(gold).stat().st_size / 1e6:.1f}",
+            rows.append((name, f"{per_copy * times:,}", f"{Path(gold).stat().st_size / 1e6:.1f}",
                          f"{one[0]:.2f}", f"{two[0]:.2f}", harness.ratio(one[0], two[0], 2),
                          f"{one[1]:.2f}", f"{two[1]:.2f} + {two[2]:.2f}", f"{one[3]:.0f} / {two[3]:.0f}, {two[4]:.0f}",
                          f"{os.getloadavg()[0]:.1f}"))
@@ -202,7 +222,7 @@ def smatchpp_run(py: str, gold: str, system: str, timeout: float, repeat: int) -
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--workloads", default=",".join(WORKLOADS))
+    ap.add_argument("--workloads", default=",".join(w for w in WORKLOADS if w != "bio-perturbed"))
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per tool run")
     ap.add_argument("--tools", default="mrkit,smatch,smatchpp")
     ap.add_argument("--repeat", type=int, default=1, help="runs per tool; the median is shown (default 1)")
@@ -211,11 +231,16 @@ def main() -> int:
     ap.add_argument("--parallel", action="store_true",
                     help="-j 1 against -j 2 on SICK repeated 1-50 times and without blank lines: wall, "
                          "CPU of parent and workers, peak memory (median of --repeat runs)")
-    ap.add_argument("--times", default="1,2,5,10,50",
-                    help="with --parallel: how many copies of SICK, comma-separated (default 1,2,5,10,50)")
+    ap.add_argument("--times", default=None,
+                    help="with --parallel: how many copies of the corpus, comma-separated (default: SICK "
+                         "1,2,5,10,50; lp 16,160; bio 50,500)")
+    ap.add_argument("--corpus", choices=sorted(PARALLEL_CORPORA), default="sick",
+                    help="with --parallel: the corpus repeated (sick: BAMBOO SICK; lp: Little Prince v1.6 "
+                         "vs its perturbed copy; bio: Bio test vs its perturbed copy)")
     args = ap.parse_args()
     if args.parallel:
-        return parallel_table(max(args.repeat, 3), args.timeout, tuple(int(t) for t in args.times.split(",")))
+        times = tuple(int(t) for t in args.times.split(",")) if args.times else None
+        return parallel_table(max(args.repeat, 3), args.timeout, times, args.corpus)
     if args.targets:
         args.workloads, args.tools, args.repeat = ",".join(TARGETS), "mrkit,smatch", max(args.repeat, 5)
     if not DATA.exists():

@@ -221,3 +221,19 @@ def test_shared_runs_equal_serial_on_bamboo(corpus):
     want = _key(smatch_files(gold, system))
     with ProcessExecutor(2) as ex:
         assert _key(smatch_files(gold, system, executor=ex)) == want
+
+
+def test_shared_chunks_ramp_up_from_the_smallest(tmp_path):
+    """With processes sharing the stream, the first chunks are UNIT_CHUNK_MIN, twice that,
+    four times...: a worker starts on the first small chunk while the next one is cut;
+    then the guided sizes (never growing); every pair once, in order."""
+    n = 64 * amr.UNIT_CHUNK_MIN
+    gold = _corpus(tmp_path / "g.amr", n, 0, sep="\n")
+    system = _corpus(tmp_path / "s.amr", n, 1)
+    chunks = list(amr._unit_chunks(gold, system, None, 2))
+    sizes = [len(g) // 24 for _, g, _ in chunks]
+    assert [k for k, _, _ in chunks] == [sum(sizes[:i]) for i in range(len(sizes))] and sum(sizes) == n
+    m = amr.UNIT_CHUNK_MIN
+    assert sizes[:3] == [m, 2 * m, 4 * m]
+    ramp = next(i for i, s in enumerate(sizes) if s != m << i)
+    assert all(a >= b for a, b in zip(sizes[ramp:], sizes[ramp + 1:-1]))
