@@ -12,7 +12,7 @@ parses them (the compiled reader), builds the triples and aligns -- no text is p
 what a worker needs is imported before the workers fork.  With a
 :class:`~mrkit.runtime.executor.ProcessExecutor` this process scores chunks too
 (``map_shared``: ``-j 2`` is this process and one forked worker): this process cuts the
-files, once, into guided chunks (:func:`_guided`), keeps each worker two chunks ahead (byte
+files, once, into guided chunks (:func:`_guided`), keeps each worker three chunks ahead (byte
 ranges, 24 bytes a pair) and scores the next chunk itself.  A chunk comes back packed (ids,
 int64 counts, certificates, bounds) and lands in a
 :class:`~mrkit.aggregate.corpus.Collector`.  An executor whose workers do not see this
@@ -358,9 +358,11 @@ stays a small share of the run."""
 
 UNIT_CHUNK_MAX = 8192
 
-UNIT_CHUNK_MIN = 256
-"""The smallest guided chunk (:func:`_guided`): ~5 ms of SICK pairs, a few times the ~1 ms
-a task costs the parent."""
+UNIT_CHUNK_MIN = 128
+"""The smallest guided chunk (:func:`_guided`), and the first one (:func:`_unit_chunks`):
+~2 ms of SICK or Little Prince pairs, ~6 ms of Bio pairs; a task costs this process ~15 us
+of CPU (its byte ranges and its result through pipes, ``runtime/forked.py``), so the
+chunks at the end stay small and neither process waits long for the other's last one."""
 
 
 def _size(path: str) -> int:
