@@ -59,16 +59,18 @@ s; x50 5.55 s against 1.35 + 5.11 s.  The parent keeps ~0.35 s that -j 1 pays as
 expected to start to pay between 5 and 10 MB; under these loads they never did (wall -j 2
 0.75-0.89x -j 1).  8 MB stays the threshold."""
 
-SHARED_MIN_BYTES = 2_000_000
+SHARED_MIN_BYTES = 1_000_000
 """The same threshold for classic Smatch of two PENMAN files, where ``-j 2`` is this process
 and one forked worker (:meth:`~mrkit.runtime.executor.ProcessExecutor.map_shared`): no pool
-to import or start, so two processes pay on smaller files.  Measured as CPU critical path
-(session 26, 2 shared cores under loads of 4-8, medians of 5: the parent's CPU before the
-map + the larger of the two processes' CPU in it + the parent's CPU after it): SICK x1
-(4,929 pairs, 1.2 MB) 0.24 s with -j 1 against 0.20 s with -j 2; x2 (2.3 MB) 0.32 against
-0.27 s; x5 (5.8 MB) 0.61 against 0.43 s.  -j 2 adds ~0.02 s of the parent's CPU (the fork,
-its modules) and the worker cuts the files again (~6 ms per MB), so 2 MB keeps a margin
-above x1's estimated gain; wall clocks could not be measured on an idle machine then."""
+to import or start, so two processes pay on smaller files.  Session 27 (this process cuts
+the files once and hands the worker byte ranges; the worker no longer cuts them again):
+CPU seconds, medians of 7 interleaved runs on 2 shared cores under loads of 2.4-3 (wall
+clocks not meaningful there), -j 1 against -j 2's parent + worker: BAMBOO STS (1,380
+pairs, 0.5 MB) 0.139 against 0.116 + 0.045; SICK x1 (4,929 pairs, 1.15 MB) 0.172 against
+0.148 + 0.056; SICK x2 (2.3 MB) 0.280 against 0.196 + 0.101.  The parent's CPU (start-up,
+its share, the report) is the critical path when the worker keeps up: -j 2 is expected to
+gain ~0.02 s at 0.5-1 MB and more above; 1 MB keeps a margin for the fork and the
+worker's wake-up.  (Session 26, when every process cut both files: 2 MB.)"""
 
 
 def parallel_worth_it(gold: str, shared: bool = False) -> bool:
