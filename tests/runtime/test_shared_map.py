@@ -207,3 +207,17 @@ def test_a_task_that_does_not_pickle_runs_here(monkeypatch):
     with ProcessExecutor(2) as ex:
         got = list(ex.map_shared(_call, [lambda: os.getpid()] * 20))
     assert got == [os.getpid()] * 20
+
+
+@pytest.mark.skipif(not forked.available(), reason="no fork on this platform")
+def test_workers_leave_by_themselves_at_the_end(monkeypatch):
+    """At the end of a full map every worker waits for a task: its task pipe ends and it
+    leaves (no kill); leaving early still kills (test_leaving_early_leaves_no_worker)."""
+    monkeypatch.delenv("MRKIT_SHARE_POOL", raising=False)
+    killed = []
+    real_kill = os.kill
+    monkeypatch.setattr(os, "kill", lambda pid, sig: (killed.append(pid), real_kill(pid, sig)))
+    before = _children()
+    with ProcessExecutor(3) as ex:
+        assert [x for _, x in ex.map_shared(pid_after_nap, iter(range(200)))] == list(range(200))
+    assert killed == [] and _children() == before

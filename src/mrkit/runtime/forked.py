@@ -178,7 +178,29 @@ def _fork_workers(fn: Callable[[Any], Any], count: int) -> list[_Worker]:
 
 
 def _stop(procs: list[_Worker]) -> None:
+    """End every worker: one waiting for a task (none of its tasks unanswered) sees its task
+    pipe end and leaves by itself (given ~50 ms); any other is killed."""
+    import time
+
     for p in procs:
+        try:
+            os.close(p.tasks)
+        except OSError:
+            pass
+    deadline = time.monotonic() + 0.05
+    for p in procs:
+        if p.done:
+            pass
+        elif not p.queued and not p.out:
+            while time.monotonic() < deadline:
+                try:
+                    if os.waitpid(p.pid, os.WNOHANG)[0]:
+                        p.done = True
+                        break
+                except OSError:
+                    p.done = True
+                    break
+                time.sleep(0.0005)
         if not p.done:
             try:
                 os.kill(p.pid, 9)
@@ -188,11 +210,10 @@ def _stop(procs: list[_Worker]) -> None:
                 os.waitpid(p.pid, 0)
             except OSError:
                 pass
-        for fd in (p.fd, p.tasks):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        try:
+            os.close(p.fd)
+        except OSError:
+            pass
 
 
 def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> Iterator[Any]:
