@@ -9,6 +9,8 @@ import json
 
 import pytest
 from conftest import shared_path
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mrkit.codecs import penman_units
 from mrkit.errors import InputError
@@ -237,3 +239,35 @@ def test_shared_chunks_ramp_up_from_the_smallest(tmp_path):
     assert sizes[:3] == [m, 2 * m, 4 * m]
     ramp = next(i for i, s in enumerate(sizes) if s != m << i)
     assert all(a >= b for a, b in zip(sizes[ramp:], sizes[ramp + 1:-1]))
+
+
+@pytest.mark.subprocess
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(n=st.integers(1, 90), shift=st.integers(0, 8), workers=st.sampled_from([2, 3]),
+       sep=st.sampled_from(["\n\n", "\n", ""]), bad=st.none() | st.integers(0, 120),
+       smallest=st.sampled_from([1, 3, 8]))
+def test_shared_runs_equal_serial_on_generated_corpora(tmp_path, n, shift, workers, sep, bad, smallest):
+    """Generated corpora, tiny guided chunks (many tasks, the ramp, the end), blank lines
+    or none, an error anywhere or none: -j 2 and -j 3 give the serial run's ids, rows,
+    certificates, bound and summary to the bit, or its error line."""
+    gold = _corpus(tmp_path / f"g{n}-{shift}.amr", n, 0, sep=sep)
+    system = _corpus(tmp_path / f"s{n}-{shift}.amr", n, shift, sep=sep)
+    if bad is not None and bad < n:
+        text = open(gold).read()
+        text = text.replace(f"# ::id s{bad}\n(x", f"# ::id s{bad}\n((x", 1)  # unbalanced
+        open(gold, "w").write(text)
+    saved = amr.UNIT_CHUNK_MIN
+    amr.UNIT_CHUNK_MIN = smallest
+    try:
+        try:
+            want = _key(smatch_files(gold, system))
+        except InputError as exc:
+            want = str(exc)
+        try:
+            with ProcessExecutor(workers) as ex:
+                got = _key(smatch_files(gold, system, executor=ex))
+        except InputError as exc:
+            got = str(exc)
+    finally:
+        amr.UNIT_CHUNK_MIN = saved
+    assert got == want
