@@ -97,15 +97,15 @@ def test_one_worker_is_this_process_alone():
 
 @settings(max_examples=25, deadline=None)
 @given(n=st.integers(0, 120), bad=st.frozensets(st.integers(0, 130), max_size=3),
-       stop=st.none() | st.integers(0, 130))
-def test_the_first_error_in_task_order_wins(n, bad, stop):
+       stop=st.none() | st.integers(0, 130), workers=st.sampled_from([2, 3]))
+def test_the_first_error_in_task_order_wins(n, bad, stop, workers):
     tasks = (lambda: stream_failing_at(n, stop)) if stop is not None else (lambda: iter(range(n)))
     want = _run(SerialExecutor(), Failing(bad), tasks())
     for share_pool in (False, True):
         if share_pool:
             os.environ["MRKIT_SHARE_POOL"] = "1"
         try:
-            with ProcessExecutor(2) as ex:
+            with ProcessExecutor(workers) as ex:
                 assert _run(ex, Failing(bad), tasks()) == want
         finally:
             os.environ.pop("MRKIT_SHARE_POOL", None)
@@ -221,3 +221,23 @@ def test_workers_leave_by_themselves_at_the_end(monkeypatch):
     with ProcessExecutor(3) as ex:
         assert [x for _, x in ex.map_shared(pid_after_nap, iter(range(200)))] == list(range(200))
     assert killed == [] and _children() == before
+
+
+def _slow_first_fails_fourth(x: int) -> int:
+    if x == 0:
+        time.sleep(0.3)  # the first worker is still on task 0 ...
+    if x == 3:
+        raise ValueError("task 3 failed")  # ... when the second one fails and leaves
+    return x
+
+
+@pytest.mark.skipif(not forked.available(), reason="no fork on this platform")
+def test_a_worker_that_leaves_after_its_error_is_that_error(monkeypatch):
+    """A worker stops at its first failing task; the tasks it held after it are not lost
+    work (nothing after the first error is needed): the error raised is the task's, after
+    every earlier result, not 'a worker process stopped'."""
+    monkeypatch.delenv("MRKIT_SHARE_POOL", raising=False)
+    want = _run(SerialExecutor(), _slow_first_fails_fourth, iter(range(40)))
+    assert want == ([0, 1, 2], "task 3 failed")
+    with ProcessExecutor(3) as ex:
+        assert _run(ex, _slow_first_fails_fourth, iter(range(40))) == want

@@ -288,12 +288,14 @@ def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> 
                 if p.fd not in ready:
                     continue
                 chunk = os.read(p.fd, PIPE_BYTES)
-                if not chunk:  # the worker has left
+                if not chunk:  # the worker has left (after its first failing task, or killed)
                     p.done = True
                     os.waitpid(p.pid, 0)
                     p.pid = 0
-                    if p.buf or p.queued:
-                        first = min(p.queued) if p.queued else nxt
+                    lost = [i for i in p.queued if failed_at is None or i < failed_at]
+                    p.queued.clear()  # tasks after the first error are not needed
+                    if p.buf or lost:
+                        first = min(lost) if lost else nxt
                         raise MrkitError(f"a worker process stopped without the results of task {first + 1} "
                                          "(killed, or out of memory?)")
                     continue
