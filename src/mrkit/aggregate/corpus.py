@@ -56,14 +56,15 @@ def pairwise_sum(values: Sequence[float], lo: int = 0, n: int | None = None) -> 
             res += values[i]
         return res
     if n <= 128:
-        r = list(values[lo:lo + 8])
-        i, stop = 8, n - n % 8
-        while i < stop:
-            for j in range(8):
-                r[j] += values[lo + i + j]
-            i += 8
+        stop = n - n % 8
+        r = []
+        for j in range(lo, lo + 8):  # eight partial sums, each adding its lane in order
+            acc = values[j]
+            for x in values[j + 8:lo + stop:8]:
+                acc += x
+            r.append(acc)
         res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-        for k in range(i, n):
+        for k in range(stop, n):
             res += values[lo + k]
         return res
     half = n // 2

@@ -312,7 +312,46 @@ def _lazy_inspect() -> None:
     after_import("dataclasses", after, before)
 
 
+def _same(message: str) -> str:
+    return message
+
+
+def _same_plural(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
+
+
+def _untranslated() -> tuple | None:
+    """argparse's messages without gettext's look-up, where no catalogue can answer it.
+
+    argparse passes each of its messages through ``gettext.gettext`` (domain ``argparse``),
+    which searches ``<localedir>/<language>/LC_MESSAGES/argparse.mo`` on every call and
+    imports :mod:`locale` to expand the language names (about 1 ms of a one-pair ``mrkit
+    smatch``, issue 14).  When no directory is bound to the domain and Python's default
+    locale directory does not exist, that search finds nothing and gettext returns the
+    message itself (ngettext: the singular for 1, else the plural): exactly what these
+    stand-ins return.  Returns what to put back (None: nothing was changed)."""
+    import gettext
+
+    localedirs = getattr(gettext, "_localedirs", None)
+    default = getattr(gettext, "_default_localedir", None)
+    if (not isinstance(localedirs, dict) or not isinstance(default, str) or "argparse" in localedirs
+            or os.path.isdir(default)):
+        return None  # a catalogue may exist (or gettext is not the one we know): ask gettext
+    saved = (argparse._, argparse.ngettext)
+    argparse._, argparse.ngettext = _same, _same_plural
+    return saved
+
+
 def main(argv: list[str] | None = None) -> int:
+    saved = _untranslated()
+    try:
+        return _main(argv)
+    finally:
+        if saved is not None:
+            argparse._, argparse.ngettext = saved
+
+
+def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     _lazy_inspect()
     parser = build_parser(argv)

@@ -19,16 +19,26 @@ if TYPE_CHECKING:  # the engine (and numpy) load only when a command scores
 REPORT_FORMATS = ("text", "json", "tsv", "csv")
 
 
+ENGINE_DEFAULTS = {"seed": 0, "restarts": 4, "exact": False, "no_ilp": False, "time_limit": 10.0}
+"""The engine options' defaults: :class:`~mrkit.align.AlignConfig`'s own settings."""
+
+
+def engine_options_given(args) -> bool:
+    """Whether an engine option differs from its default (:func:`engine_config` would not
+    be ``AlignConfig()``), told without importing the engine's package."""
+    return any(getattr(args, k) != v for k, v in ENGINE_DEFAULTS.items())
+
+
 def add_engine_options(p) -> None:
     g = p.add_argument_group("alignment engine")
-    g.add_argument("--seed", type=int, default=0, help="seed of the random restarts (default 0)")
-    g.add_argument("-r", "--restarts", type=int, default=4,
+    g.add_argument("--seed", type=int, default=ENGINE_DEFAULTS["seed"], help="seed of the random restarts (default 0)")
+    g.add_argument("-r", "--restarts", type=int, default=ENGINE_DEFAULTS["restarts"],
                    help="random restarts of the hill-climber after the smart start (default 4)")
     g.add_argument("--exact", action="store_true",
                    help="prove every pair optimal: run the ILP with no time limit when the bound is not reached")
     g.add_argument("--no-ilp", action="store_true",
                    help="never run the ILP; pairs not certified by the bound report their upper bound")
-    g.add_argument("--time-limit", type=float, default=10.0,
+    g.add_argument("--time-limit", type=float, default=ENGINE_DEFAULTS["time_limit"],
                    help="work per pair, in seconds of a calibrated, deterministic budget (climbing, bounds, "
                         "ILP), before reporting the best score and its bound (default 10); the result "
                         "never depends on the machine's speed or load")
