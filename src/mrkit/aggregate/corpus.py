@@ -110,8 +110,8 @@ class RowTable:
         return self.array().sum(axis=axis)
 
     def integral(self) -> bool:
-        if self._integral is None:  # int columns at C speed, the others value by value
-            self._integral = all(all(map(int.__instancecheck__, col)) or all(float(x).is_integer() for x in col)
+        if self._integral is None:  # int columns at C speed, the others through float.is_integer
+            self._integral = all(all(map(int.__instancecheck__, col)) or all(map(float.is_integer, map(float, col)))
                                  for col in zip(*self.rows))
         return self._integral
 
@@ -408,7 +408,7 @@ class Collector:
                  certified: Sequence[bool] | None = None, records: Sequence[dict | None] | None = None) -> None:
         """:meth:`add` of every pair of a chunk (the same table, ids and records), with one
         Python call per chunk instead of per pair."""
-        if any(len(row) != self.width for row in rows):
+        if any(map(self.width.__ne__, map(len, rows))):  # at C speed
             raise ValueError(f"{self.metric}: a row of other than {self.width} statistics")
         pending = self._pending
         pending.extend(map(tuple, rows))  # a tuple stays itself: C speed

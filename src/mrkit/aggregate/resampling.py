@@ -226,7 +226,7 @@ def _prf_columns(columns) -> OnUse:
     each statistic computed when it is first read (:class:`OnUse`)."""
     # int64 columns stay ints: int / int of values below 2**53 is the division of their
     # exact doubles, as the scalar's float / float
-    m, g, s = (c if getattr(c, "typecode", None) == "q" else [float(x) for x in c] for c in columns)
+    m, g, s = (c if getattr(c, "typecode", None) == "q" else list(map(float, c)) for c in columns)
     return OnUse({
         "precision": lambda: [mi / si if si > 0 else (1.0 if gi == 0 else 0.0) for mi, gi, si in zip(m, g, s)],
         "recall": lambda: [mi / gi if gi > 0 else (1.0 if si == 0 else 0.0) for mi, gi, si in zip(m, g, s)],
