@@ -29,33 +29,63 @@ MESSAGES = ["usage: ", "positional arguments", "options", "show this help messag
 def test_without_a_catalogue_the_stand_ins_answer_as_gettext(monkeypatch, tmp_path):
     monkeypatch.setattr(gettext, "_default_localedir", str(tmp_path / "no-such-dir"))
     monkeypatch.setattr(gettext, "_localedirs", {})
-    expected = [gettext.dgettext("argparse", m) for m in MESSAGES]
-    plural = [gettext.dngettext("argparse", "expected %s argument", "expected %s arguments", n) for n in range(4)]
+    monkeypatch.setenv("LANGUAGE", "de:fr")
+    expected = [gettext.gettext(m) for m in MESSAGES]
+    plural = [gettext.ngettext("expected %s argument", "expected %s arguments", n) for n in range(4)]
+    before = (argparse._, argparse.ngettext)
     saved = cli._untranslated()
     try:
-        assert saved is not None
+        assert saved == before
         assert [argparse._(m) for m in MESSAGES] == expected == MESSAGES
         assert [argparse.ngettext("expected %s argument", "expected %s arguments", n) for n in range(4)] == plural
     finally:
         argparse._, argparse.ngettext = saved
-    assert argparse._ is gettext.gettext and argparse.ngettext is gettext.ngettext
+    assert (argparse._, argparse.ngettext) == before
 
 
 def test_where_a_catalogue_may_exist_gettext_is_asked(monkeypatch, tmp_path):
     monkeypatch.setattr(gettext, "_default_localedir", str(tmp_path))  # exists
     assert cli._untranslated() is None
     monkeypatch.setattr(gettext, "_default_localedir", str(tmp_path / "none"))
-    monkeypatch.setattr(gettext, "_localedirs", {"argparse": str(tmp_path)})  # bound by someone
+    monkeypatch.setattr(gettext, "_localedirs", {"messages": str(tmp_path)})  # bound by someone
     assert cli._untranslated() is None
-    assert argparse._ is gettext.gettext
+    monkeypatch.setattr(gettext, "_localedirs", {})
+    monkeypatch.setattr(gettext, "_current_domain", "mine")
+    monkeypatch.setattr(gettext, "_localedirs", {"mine": str(tmp_path)})
+    assert cli._untranslated() is None
+
+
+def test_the_default_directory_is_gettexts():
+    import os
+    import sys
+
+    assert gettext._default_localedir == os.path.join(sys.base_prefix, "share", "locale")
+
+
+def test_argparse_imported_without_gettext_asks_it_on_first_message():
+    """In a fresh interpreter ``mrkit.cli`` imports argparse without gettext; argparse's
+    messages then come from the real gettext, imported at the first one."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys\nimport mrkit.cli\nimport argparse\n"
+            "print('gettext' in sys.modules, type(sys.modules.get('gettext')).__name__)\n"
+            "m = argparse._('usage: ')\nimport gettext\n"
+            "print(m == gettext.gettext('usage: '), type(sys.modules['gettext']).__name__, hasattr(gettext, 'translation'))\n"
+            "print(argparse.ngettext('a', 'b', 1), argparse.ngettext('a', 'b', 2))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": str(Path(cli.__file__).resolve().parents[2]), "PATH": ""})
+    assert out.stdout.split() == ["False", "NoneType", "True", "module", "True", "a", "b"]
 
 
 def test_main_puts_argparse_back(monkeypatch, capsys):
     monkeypatch.setattr(gettext, "_default_localedir", "/nonexistent/mrkit-test-locale")
+    before = (argparse._, argparse.ngettext)
     with pytest.raises(SystemExit):
         cli.main(["smatch", "--bogus"])
     assert "unrecognized arguments: --bogus" in capsys.readouterr().err
-    assert argparse._ is gettext.gettext and argparse.ngettext is gettext.ngettext
+    assert (argparse._, argparse.ngettext) == before
 
 
 def engine_args(seed=0, restarts=4, exact=False, no_ilp=False, time_limit=10.0):

@@ -24,12 +24,12 @@ STDLIB_DEFERRED = ("logging", "tempfile", "shutil", "pathlib", "csv", "glob", "s
                    "tokenize", "typing")
 HEAVY = ("numpy", "scipy", "highspy", "penman", "networkx", "ot")
 
-# gettext's language expansion: not loaded where no argparse catalogue can exist (the
-# messages then go without the look-up, ``mrkit.cli._untranslated``)
+# gettext and its language expansion: not loaded where no catalogue can exist (argparse is
+# imported without gettext, and its messages go without the look-up: ``mrkit.cli``)
 import gettext  # noqa: E402
 import os  # noqa: E402
 
-LOCALE = () if os.path.isdir(getattr(gettext, "_default_localedir", "/")) else ("locale",)
+LOCALE = () if os.path.isdir(getattr(gettext, "_default_localedir", "/")) else ("locale", "gettext")
 
 
 def loaded(argv: list[str], watched: tuple[str, ...]) -> list[str]:
