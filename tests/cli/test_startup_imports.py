@@ -21,7 +21,7 @@ EXAMPLES = Path(mrkit.__file__).resolve().parent / "data" / "examples"
 # import it for docstrings mrkit's classes do not need, see ``mrkit.cli._lazy_inspect``)
 STDLIB_DEFERRED = ("logging", "tempfile", "shutil", "pathlib", "csv", "glob", "signal", "threading",
                    "importlib.metadata", "importlib.util", "runpy", "traceback", "inspect", "ast", "dis",
-                   "tokenize", "typing")
+                   "tokenize", "typing", "contextlib")
 HEAVY = ("numpy", "scipy", "highspy", "penman", "networkx", "ot")
 
 # gettext and its language expansion: not loaded where no catalogue can exist (argparse is
@@ -33,7 +33,7 @@ LOCALE = () if os.path.isdir(getattr(gettext, "_default_localedir", "/")) else (
 
 
 def loaded(argv: list[str], watched: tuple[str, ...]) -> list[str]:
-    code = ("import sys, io, contextlib\n"
+    code = ("import sys\n"
             f"sys.argv = ['mrkit', *{argv!r}]\n"
             "from mrkit.cli import main\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from contextlib import contextmanager
 
 from ..errors import MrkitError
 from ..report.output import emit  # noqa: F401  (the commands' one way to print or write a report)
@@ -201,15 +200,33 @@ def engine_config(args) -> "AlignConfig":
     return AlignConfig(restarts=args.restarts, seed=args.seed, exact=exact, time_limit=args.time_limit)
 
 
-@contextmanager
-def progress_bar(total: int | None, label: str, enabled: bool | None = None) -> Iterator[Callable[[int], None] | None]:
+class _NoBar:
+    """The context of :func:`progress_bar` when no bar is shown: its value is None."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc) -> bool:
+        return False
+
+
+def progress_bar(total: int | None, label: str, enabled: bool | None = None):
     """A rich progress bar on stderr, only when stderr is a terminal and the input is long
-    (``total`` None: not known in advance, e.g. a stream; the bar counts)."""
+    (``total`` None: not known in advance, e.g. a stream; the bar counts): a context whose
+    value is the function that advances the bar, or None (no bar: contextlib and rich are
+    not imported)."""
     if enabled is None:
         enabled = sys.stderr.isatty() and (total is None or total >= 50)
     if not enabled:
-        yield None
-        return
+        return _NoBar()
+    from contextlib import contextmanager
+
+    return contextmanager(_bar)(total, label)
+
+
+def _bar(total: int | None, label: str) -> Iterator[Callable[[int], None]]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
