@@ -75,6 +75,7 @@ def test_one_pair_smatch_loads_no_numpy_and_no_deferred_module():
     # classic Smatch of plain files: no conventions object, no shard machinery, no registry
     assert loaded(["smatch", str(gold), str(system)],
                   STDLIB_DEFERRED + HEAVY + LOCALE + ("json", "mrkit.features.conventions", "mrkit.pipeline.shards",
+                                                      "mrkit.pipeline.amr_variants",
                                                       "mrkit.metrics.registry")) == []
 
 

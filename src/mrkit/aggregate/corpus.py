@@ -81,11 +81,18 @@ class RowTable:
     without numpy, with the same bits (sums of integers are exact; means are
     :func:`pairwise_sum`)."""
 
-    __slots__ = ("rows", "width", "_array", "_integral", "_values", "_sums")
+    __slots__ = ("rows", "width", "_array", "_integral", "_values", "_sums", "_cols")
 
     def __init__(self, rows: list[tuple], width: int) -> None:
         self.rows, self.width = rows, width
-        self._array = self._integral = self._values = self._sums = None
+        self._array = self._integral = self._values = self._sums = self._cols = None
+
+    def transposed(self) -> list[tuple]:
+        """The table's columns (``width`` tuples), made once: the integer test, the column
+        sums and the per-pair values all read them."""
+        if self._cols is None:
+            self._cols = list(zip(*self.rows)) or [()] * self.width
+        return self._cols
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -112,15 +119,14 @@ class RowTable:
     def integral(self) -> bool:
         if self._integral is None:  # int columns at C speed, the others through float.is_integer
             self._integral = all(all(map(int.__instancecheck__, col)) or all(map(float.is_integer, map(float, col)))
-                                 for col in zip(*self.rows))
+                                 for col in self.transposed())
         return self._integral
 
     def column_sums(self) -> tuple[float, ...]:
         # rows are not changed once the table is made: summed once (column by column, left
         # to right from 0, as before), read by precision, recall and F1 alike
         if self._sums is None:
-            cols = list(zip(*self.rows)) or [()] * self.width
-            self._sums = tuple(float(sum(col)) for col in cols)
+            self._sums = tuple(float(sum(col)) for col in self.transposed())
         return self._sums
 
 
@@ -198,7 +204,7 @@ class CorpusResult:
             out = values_of(scalar) if values_of is not None else None
             if out is None and getattr(scalar, "columns", None) is not None:
                 # plain rows, a column at a time: the scalar's operations, the same bits
-                out = scalar.columns(list(zip(*table.rows)) if table.rows else [()] * table.width)
+                out = scalar.columns(table.transposed())
             if out is None:
                 out = {k: [] for k in scalar((0.0,) * table.width)}
                 for row in table.rows:

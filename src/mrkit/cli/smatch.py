@@ -102,14 +102,14 @@ def run(args) -> int:
         raise MrkitError("--subscores reads the files twice: give files, not '-' (standard input)")
 
     def score(other: str, records: bool = False, tick=None):
+        if classic:  # one gold file: the variants' module is not needed
+            return smatch_files(gold, other, config=config, executor=executor, format=args.input_format,
+                                keep_records=records, progress=tick)
         from ..pipeline.amr_variants import multiref_files, variant_smatch_files
 
         if len(golds) > 1:
             return multiref_files(golds, other, mode=args.multi_ref, config=config, executor=executor,
                                   format=args.input_format, keep_records=records, conventions=conventions, just=just)
-        if classic:
-            return smatch_files(gold, other, config=config, executor=executor, format=args.input_format,
-                                keep_records=records, progress=tick)
         return variant_smatch_files(gold, other, config=config, executor=executor, format=args.input_format,
                                     keep_records=records, conventions=conventions, just=just, progress=tick)
 
