@@ -6,6 +6,8 @@ script calls) in a fresh interpreter and lists which of the watched modules it l
 
 from __future__ import annotations
 
+import gettext
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -26,32 +28,27 @@ HEAVY = ("numpy", "scipy", "highspy", "penman", "networkx", "ot")
 
 # gettext and its language expansion: not loaded where no catalogue can exist (argparse is
 # imported without gettext, and its messages go without the look-up: ``mrkit.cli``)
-import gettext  # noqa: E402
-import os  # noqa: E402
-
 LOCALE = () if os.path.isdir(getattr(gettext, "_default_localedir", "/")) else ("locale", "gettext")
 
 
-def loaded(argv: list[str], watched: tuple[str, ...]) -> list[str]:
+def probe(argv: list[str], expression: str) -> str:
+    """``expression`` (a string) in a fresh interpreter after the command line ran ``argv``."""
     code = ("import sys\n"
             f"sys.argv = ['mrkit', *{argv!r}]\n"
             "from mrkit.cli import main\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            f"sys.stderr.write('\\nLOADED:' + ','.join(m for m in {watched!r} if m in sys.modules))\n")
+            f"sys.stderr.write('\\nLOADED:' + {expression})\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env={"PYTHONPATH": SRC, "PATH": ""}, check=True)
-    return [m for m in out.stderr.rsplit("LOADED:", 1)[1].strip().split(",") if m]
+    return out.stderr.rsplit("LOADED:", 1)[1].strip()
+
+
+def loaded(argv: list[str], watched: tuple[str, ...]) -> list[str]:
+    return [m for m in probe(argv, f"','.join(m for m in {watched!r} if m in sys.modules)").split(",") if m]
 
 
 def mrkit_modules_after(argv: list[str]) -> set[str]:
-    code = ("import sys\n"
-            f"sys.argv = ['mrkit', *{argv!r}]\n"
-            "from mrkit.cli import main\n"
-            "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "sys.stderr.write('\\nLOADED:' + ','.join(m for m in sys.modules if m.startswith('mrkit')))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={"PYTHONPATH": SRC, "PATH": ""}, check=True)
-    return set(out.stderr.rsplit("LOADED:", 1)[1].strip().split(","))
+    return set(probe(argv, "','.join(m for m in sys.modules if m.startswith('mrkit'))").split(","))
 
 
 @pytest.mark.parametrize("argv", [["--help"], [], ["--version"], ["smatc"]])
@@ -103,14 +100,8 @@ def test_score_builds_no_legacy_result_class():
     gold, system = EXAMPLES / "gold.amr", EXAMPLES / "system.amr"
     if not gold.exists():
         pytest.skip("example files not found")
-    code = ("import sys\n"
-            f"sys.argv = ['mrkit', 'score', '-m', 'sema', {str(gold)!r}, {str(system)!r}]\n"
-            "from mrkit.cli import main\n"
-            "main()\n"
-            "print('MetricResult' in vars(sys.modules['mrkit.metrics.registry']))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={"PYTHONPATH": SRC, "PATH": ""}, check=True)
-    assert out.stdout.strip().endswith("False")
+    assert probe(["score", "-m", "sema", str(gold), str(system)],
+                 "str('MetricResult' in vars(sys.modules['mrkit.metrics.registry']))") == "False"
 
 
 def test_writing_a_report_file_loads_tempfile_only_then(tmp_path):
