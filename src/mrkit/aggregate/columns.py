@@ -54,6 +54,9 @@ class ColumnTable(RowTable):
     def integral(self) -> bool:
         return self._integral
 
+    def transposed(self) -> list:
+        return self.columns
+
     def column_sums(self) -> tuple[float, ...]:
         out = []
         for c in self.columns:

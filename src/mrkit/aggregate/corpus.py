@@ -56,14 +56,15 @@ def pairwise_sum(values: Sequence[float], lo: int = 0, n: int | None = None) -> 
             res += values[i]
         return res
     if n <= 128:
-        r = list(values[lo:lo + 8])
-        i, stop = 8, n - n % 8
-        while i < stop:
-            for j in range(8):
-                r[j] += values[lo + i + j]
-            i += 8
+        stop = n - n % 8
+        r = []
+        for j in range(lo, lo + 8):  # eight partial sums, each adding its lane in order
+            acc = values[j]
+            for x in values[j + 8:lo + stop:8]:
+                acc += x
+            r.append(acc)
         res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-        for k in range(i, n):
+        for k in range(stop, n):
             res += values[lo + k]
         return res
     half = n // 2
@@ -80,11 +81,18 @@ class RowTable:
     without numpy, with the same bits (sums of integers are exact; means are
     :func:`pairwise_sum`)."""
 
-    __slots__ = ("rows", "width", "_array", "_integral", "_values", "_sums")
+    __slots__ = ("rows", "width", "_array", "_integral", "_values", "_sums", "_cols")
 
     def __init__(self, rows: list[tuple], width: int) -> None:
         self.rows, self.width = rows, width
-        self._array = self._integral = self._values = self._sums = None
+        self._array = self._integral = self._values = self._sums = self._cols = None
+
+    def transposed(self) -> list[tuple]:
+        """The table's columns (``width`` tuples), made once: the integer test, the column
+        sums and the per-pair values all read them."""
+        if self._cols is None:
+            self._cols = list(zip(*self.rows)) or [()] * self.width
+        return self._cols
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -109,17 +117,16 @@ class RowTable:
         return self.array().sum(axis=axis)
 
     def integral(self) -> bool:
-        if self._integral is None:  # int columns at C speed, the others value by value
-            self._integral = all(all(map(int.__instancecheck__, col)) or all(float(x).is_integer() for x in col)
-                                 for col in zip(*self.rows))
+        if self._integral is None:  # int columns at C speed, the others through float.is_integer
+            self._integral = all(all(map(int.__instancecheck__, col)) or all(map(float.is_integer, map(float, col)))
+                                 for col in self.transposed())
         return self._integral
 
     def column_sums(self) -> tuple[float, ...]:
         # rows are not changed once the table is made: summed once (column by column, left
         # to right from 0, as before), read by precision, recall and F1 alike
         if self._sums is None:
-            cols = list(zip(*self.rows)) or [()] * self.width
-            self._sums = tuple(float(sum(col)) for col in cols)
+            self._sums = tuple(float(sum(col)) for col in self.transposed())
         return self._sums
 
 
@@ -197,7 +204,7 @@ class CorpusResult:
             out = values_of(scalar) if values_of is not None else None
             if out is None and getattr(scalar, "columns", None) is not None:
                 # plain rows, a column at a time: the scalar's operations, the same bits
-                out = scalar.columns(list(zip(*table.rows)) if table.rows else [()] * table.width)
+                out = scalar.columns(table.transposed())
             if out is None:
                 out = {k: [] for k in scalar((0.0,) * table.width)}
                 for row in table.rows:
@@ -407,7 +414,7 @@ class Collector:
                  certified: Sequence[bool] | None = None, records: Sequence[dict | None] | None = None) -> None:
         """:meth:`add` of every pair of a chunk (the same table, ids and records), with one
         Python call per chunk instead of per pair."""
-        if any(len(row) != self.width for row in rows):
+        if any(map(self.width.__ne__, map(len, rows))):  # at C speed
             raise ValueError(f"{self.metric}: a row of other than {self.width} statistics")
         pending = self._pending
         pending.extend(map(tuple, rows))  # a tuple stays itself: C speed

@@ -182,17 +182,56 @@ def _prf_scalar(sums) -> dict[str, float]:
     return {"precision": p, "recall": r, "f1": f}
 
 
-def _prf_columns(columns) -> dict[str, list[float]]:
+class OnUse:
+    """A read-only mapping of named per-pair columns, each computed the first time it is
+    read (a summary reads ``f1`` alone: its mean; per-pair reports read them all).  Keys
+    keep their order; it reads like the dict it stands for."""
+
+    __slots__ = ("_make", "_done")
+
+    def __init__(self, make: dict) -> None:
+        self._make, self._done = make, {}  # name -> function of no argument; name -> column
+
+    def __getitem__(self, key: str):
+        done = self._done
+        if key not in done:
+            done[key] = self._make[key]()
+        return done[key]
+
+    def get(self, key: str, default=None):
+        return self[key] if key in self._make else default
+
+    def __contains__(self, key) -> bool:
+        return key in self._make
+
+    def __iter__(self):
+        return iter(self._make)
+
+    def __len__(self) -> int:
+        return len(self._make)
+
+    def keys(self):
+        return self._make.keys()
+
+    def items(self) -> list[tuple]:
+        return [(k, self[k]) for k in self._make]
+
+    def values(self) -> list:
+        return [self[k] for k in self._make]
+
+
+def _prf_columns(columns) -> OnUse:
     """:func:`_prf_scalar` of every row of the columns (matched, gold, system) at once
-    (:class:`mrkit.aggregate.columns.ColumnTable`): the same operations, the same bits."""
+    (:class:`mrkit.aggregate.columns.ColumnTable`): the same operations, the same bits;
+    each statistic computed when it is first read (:class:`OnUse`)."""
     # int64 columns stay ints: int / int of values below 2**53 is the division of their
     # exact doubles, as the scalar's float / float
-    m, g, s = (c if getattr(c, "typecode", None) == "q" else [float(x) for x in c] for c in columns)
-    return {
-        "precision": [mi / si if si > 0 else (1.0 if gi == 0 else 0.0) for mi, gi, si in zip(m, g, s)],
-        "recall": [mi / gi if gi > 0 else (1.0 if si == 0 else 0.0) for mi, gi, si in zip(m, g, s)],
-        "f1": [2 * mi / (gi + si) if gi + si > 0 else 1.0 for mi, gi, si in zip(m, g, s)],
-    }
+    m, g, s = (c if getattr(c, "typecode", None) == "q" else list(map(float, c)) for c in columns)
+    return OnUse({
+        "precision": lambda: [mi / si if si > 0 else (1.0 if gi == 0 else 0.0) for mi, gi, si in zip(m, g, s)],
+        "recall": lambda: [mi / gi if gi > 0 else (1.0 if si == 0 else 0.0) for mi, gi, si in zip(m, g, s)],
+        "f1": lambda: [2 * mi / (gi + si) if gi + si > 0 else 1.0 for mi, gi, si in zip(m, g, s)],
+    })
 
 
 prf_reduce.scalar = _prf_scalar  # what mrkit.aggregate.corpus uses for small tables

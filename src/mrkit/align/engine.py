@@ -49,6 +49,8 @@ far beyond TOL, so a graded score is never certified when a better one exists.""
 
 @dataclass
 class Alignment:
+    """The alignment of one pair: mapping, score, its upper bound and how it was proven."""
+
     mapping: np.ndarray
     """System node index of every gold node, -1 when unmapped."""
     score: float

@@ -24,6 +24,8 @@ from .problem import Problem
 
 @dataclass
 class ILPResult:
+    """What the ILP returned: mapping, score, bound, whether it proved the optimum, and why it stopped."""
+
     mapping: np.ndarray
     score: float
     bound: float

@@ -49,6 +49,8 @@ class Features:
 
 @dataclass
 class Problem:
+    """One alignment problem: the two graphs' sizes, unary scores, allowed pairs and edges."""
+
     n_a: int
     n_b: int
     U: np.ndarray

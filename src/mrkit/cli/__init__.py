@@ -11,14 +11,52 @@ become one line each and library log records are not printed.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import os
 import sys
 import types
 import warnings
 
-from ..errors import InputError, MrkitError
+
+def _gettext(message: str) -> str:
+    """``gettext.gettext``, the module imported at the first message asked for."""
+    import gettext
+
+    return gettext.gettext(message)
+
+
+def _ngettext(singular: str, plural: str, n: int) -> str:
+    """``gettext.ngettext``, the module imported at the first message asked for."""
+    import gettext
+
+    return gettext.ngettext(singular, plural, n)
+
+
+def _import_argparse() -> types.ModuleType:
+    """``import argparse`` without importing :mod:`gettext` with it (about 1 ms: it compiles
+    a regular expression at import): argparse binds ``gettext.gettext`` and ``ngettext``
+    at import and calls them for its messages; while it is imported, a stand-in module
+    gives it :func:`_gettext` and :func:`_ngettext`, which import the real module when a
+    message is first asked for and answer exactly as it does.  A command run by
+    :func:`main` where no catalogue can exist asks none (:func:`_untranslated`)."""
+    if "argparse" in sys.modules or "gettext" in sys.modules:
+        import argparse
+
+        return argparse
+    stand_in = types.ModuleType("gettext")
+    stand_in.gettext, stand_in.ngettext = _gettext, _ngettext
+    sys.modules["gettext"] = stand_in
+    try:
+        import argparse
+    finally:
+        if sys.modules.get("gettext") is stand_in:
+            del sys.modules["gettext"]
+    return argparse
+
+
+argparse = _import_argparse()
+
+from ..errors import InputError, MrkitError  # noqa: E402
 
 # subcommand name -> module in this package
 COMMANDS = {
@@ -312,7 +350,49 @@ def _lazy_inspect() -> None:
     after_import("dataclasses", after, before)
 
 
+def _same(message: str) -> str:
+    return message
+
+
+def _same_plural(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
+
+
+def _untranslated() -> tuple | None:
+    """argparse's messages without gettext's look-up, where no catalogue can answer it.
+
+    argparse passes each of its messages through ``gettext.gettext`` (the current domain,
+    ``messages`` unless set), which searches ``<localedir>/<language>/LC_MESSAGES/<domain>.mo``
+    on every call and imports :mod:`locale` to expand the language names (about 1 ms of a
+    one-pair ``mrkit smatch``, issue 14).  When no directory is bound to the domain and
+    Python's default locale directory does not exist, that search finds nothing and gettext
+    returns the message itself (ngettext: the singular for 1, else the plural): exactly
+    what these stand-ins return.  Returns what to put back (None: nothing was changed)."""
+    gettext = sys.modules.get("gettext")
+    if gettext is None:  # not imported: nothing bound; its default directory, as gettext makes it
+        localedirs, domain, default = {}, "messages", os.path.join(sys.base_prefix, "share", "locale")
+    else:
+        localedirs = getattr(gettext, "_localedirs", None)
+        domain = getattr(gettext, "_current_domain", None)
+        default = getattr(gettext, "_default_localedir", None)
+    if (not isinstance(localedirs, dict) or not isinstance(default, str) or domain in localedirs
+            or os.path.isdir(default)):
+        return None  # a catalogue may exist (or gettext is not the one we know): ask gettext
+    saved = (argparse._, argparse.ngettext)
+    argparse._, argparse.ngettext = _same, _same_plural
+    return saved
+
+
 def main(argv: list[str] | None = None) -> int:
+    saved = _untranslated()
+    try:
+        return _main(argv)
+    finally:
+        if saved is not None:
+            argparse._, argparse.ngettext = saved
+
+
+def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     _lazy_inspect()
     parser = build_parser(argv)

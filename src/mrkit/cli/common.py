@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from contextlib import contextmanager
 
 from ..errors import MrkitError
 from ..report.output import emit  # noqa: F401  (the commands' one way to print or write a report)
@@ -19,16 +18,26 @@ if TYPE_CHECKING:  # the engine (and numpy) load only when a command scores
 REPORT_FORMATS = ("text", "json", "tsv", "csv")
 
 
+ENGINE_DEFAULTS = {"seed": 0, "restarts": 4, "exact": False, "no_ilp": False, "time_limit": 10.0}
+"""The engine options' defaults: :class:`~mrkit.align.AlignConfig`'s own settings."""
+
+
+def engine_options_given(args) -> bool:
+    """Whether an engine option differs from its default (:func:`engine_config` would not
+    be ``AlignConfig()``), told without importing the engine's package."""
+    return any(getattr(args, k) != v for k, v in ENGINE_DEFAULTS.items())
+
+
 def add_engine_options(p) -> None:
     g = p.add_argument_group("alignment engine")
-    g.add_argument("--seed", type=int, default=0, help="seed of the random restarts (default 0)")
-    g.add_argument("-r", "--restarts", type=int, default=4,
+    g.add_argument("--seed", type=int, default=ENGINE_DEFAULTS["seed"], help="seed of the random restarts (default 0)")
+    g.add_argument("-r", "--restarts", type=int, default=ENGINE_DEFAULTS["restarts"],
                    help="random restarts of the hill-climber after the smart start (default 4)")
     g.add_argument("--exact", action="store_true",
                    help="prove every pair optimal: run the ILP with no time limit when the bound is not reached")
     g.add_argument("--no-ilp", action="store_true",
                    help="never run the ILP; pairs not certified by the bound report their upper bound")
-    g.add_argument("--time-limit", type=float, default=10.0,
+    g.add_argument("--time-limit", type=float, default=ENGINE_DEFAULTS["time_limit"],
                    help="work per pair, in seconds of a calibrated, deterministic budget (climbing, bounds, "
                         "ILP), before reporting the best score and its bound (default 10); the result "
                         "never depends on the machine's speed or load")
@@ -191,15 +200,33 @@ def engine_config(args) -> "AlignConfig":
     return AlignConfig(restarts=args.restarts, seed=args.seed, exact=exact, time_limit=args.time_limit)
 
 
-@contextmanager
-def progress_bar(total: int | None, label: str, enabled: bool | None = None) -> Iterator[Callable[[int], None] | None]:
+class _NoBar:
+    """The context of :func:`progress_bar` when no bar is shown: its value is None."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc) -> bool:
+        return False
+
+
+def progress_bar(total: int | None, label: str, enabled: bool | None = None):
     """A rich progress bar on stderr, only when stderr is a terminal and the input is long
-    (``total`` None: not known in advance, e.g. a stream; the bar counts)."""
+    (``total`` None: not known in advance, e.g. a stream; the bar counts): a context whose
+    value is the function that advances the bar, or None (no bar: contextlib and rich are
+    not imported)."""
     if enabled is None:
         enabled = sys.stderr.isatty() and (total is None or total >= 50)
     if not enabled:
-        yield None
-        return
+        return _NoBar()
+    from contextlib import contextmanager
+
+    return contextmanager(_bar)(total, label)
+
+
+def _bar(total: int | None, label: str) -> Iterator[Callable[[int], None]]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 

@@ -6,8 +6,8 @@ import argparse
 
 from ..pipeline.amr import AMR_FORMATS
 from .common import (add_engine_options, add_executor_options, add_format_option, add_output_options,
-                     add_stats_options, check_stats, emit_result, engine_config, executor_of,
-                     split_formats, statistics)
+                     add_stats_options, check_stats, emit_result, engine_config, engine_options_given,
+                     executor_of, split_formats, statistics)
 
 HELP = """\
 Score two PENMAN files holding the same number of graphs, paired in order, with one
@@ -83,7 +83,6 @@ def options(args) -> dict:
     what the metric declares (an option meant for another metric is an error, not
     silently ignored), plus the engine settings of the metrics that align.  -j and
     --executor apply to the metrics that take an executor."""
-    from ..align import AlignConfig
     from ..errors import MrkitError
     from ..metrics.registry import metric_options, takes_executor
 
@@ -105,9 +104,8 @@ def options(args) -> dict:
         given["edge_weights"] = args.edge_weights
     if getattr(args, "reference", False):
         given["reference"] = True
-    config = engine_config(args)
-    if config != AlignConfig() or "config" in declared:
-        given["config"] = config
+    if "config" in declared or engine_options_given(args):
+        given["config"] = engine_config(args)
     unknown = [FLAGS[o] for o in given if o not in declared]
     if (args.workers != 0 or args.executor != "auto") and "executor" not in declared:
         unknown.append(FLAGS["executor"])

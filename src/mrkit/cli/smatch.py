@@ -6,7 +6,7 @@ import argparse
 
 from ..errors import MrkitError
 from ..pipeline.amr import AMR_FORMATS
-from .smatch_options import add_variant_options, conventions_of, just_of, subscore_lines
+from .smatch_options import add_variant_options, conventions_of, default_conventions, just_of, subscore_lines
 from .common import (add_engine_options, add_executor_options, add_format_option, add_output_options,
                      add_stats_options, check_stats, emit_result, engine_config, executor_of, progress_bar,
                      split_formats, statistics)
@@ -85,9 +85,11 @@ def run(args) -> int:
     if args.against and "-" in (gold, args.against):
         raise MrkitError("--against reads the gold file twice: give files, not '-' (standard input)")
     config = engine_config(args)
-    conventions, just, golds = conventions_of(args), just_of(args), [gold] + list(args.also_gold or [])
-    classic = conventions.is_default and just is None and len(golds) == 1
-    from ..pipeline.shards import is_sharded
+    just, golds = just_of(args), [gold] + list(args.also_gold or [])
+    plain = default_conventions(args)  # then classic Smatch needs no Conventions object
+    classic = plain and just is None and len(golds) == 1
+    conventions = None if classic and not args.subscores else conventions_of(args)
+    from ..pipeline import is_sharded
 
     if is_sharded(gold) or is_sharded(system):
         if not classic or args.subscores:
@@ -100,14 +102,14 @@ def run(args) -> int:
         raise MrkitError("--subscores reads the files twice: give files, not '-' (standard input)")
 
     def score(other: str, records: bool = False, tick=None):
+        if classic:  # one gold file: the variants' module is not needed
+            return smatch_files(gold, other, config=config, executor=executor, format=args.input_format,
+                                keep_records=records, progress=tick)
         from ..pipeline.amr_variants import multiref_files, variant_smatch_files
 
         if len(golds) > 1:
             return multiref_files(golds, other, mode=args.multi_ref, config=config, executor=executor,
                                   format=args.input_format, keep_records=records, conventions=conventions, just=just)
-        if classic:
-            return smatch_files(gold, other, config=config, executor=executor, format=args.input_format,
-                                keep_records=records, progress=tick)
         return variant_smatch_files(gold, other, config=config, executor=executor, format=args.input_format,
                                     keep_records=records, conventions=conventions, just=just, progress=tick)
 
@@ -141,7 +143,7 @@ def run(args) -> int:
     header = {"gold": gold, "system": system}
     if len(golds) > 1:
         header["golds"] = golds
-    if not conventions.is_default or just is not None:
+    if not plain or just is not None:
         header["conventions"] = conventions.to_dict()
         header["just"] = just
     emit_result(args, result, header, lines, ci, against, per_pair=args.per_pair)

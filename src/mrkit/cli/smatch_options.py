@@ -43,6 +43,13 @@ def conventions_of(args):
     return Conventions(args.top or "smatch", args.mod_domain, args.roles or "as-written")
 
 
+def default_conventions(args) -> bool:
+    """``conventions_of(args).is_default``, told from the options alone (without importing
+    the conventions: start-up of a classic ``mrkit smatch``)."""
+    return (not args.standardize and (args.top or "smatch") == "smatch" and not args.mod_domain
+            and (args.roles or "as-written") == "as-written")
+
+
 def just_of(args) -> str | None:
     for kind in ("instance", "attribute", "relation"):
         if getattr(args, f"just{kind}", False):

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from ..features.provenance import read_provenance, sentence_roots, with_provenance
 from ..model.graph import Graph
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Iterator
 
 
 def iter_document_graphs(source, name: str | None = None) -> Iterator[Graph]:

@@ -42,6 +42,8 @@ from ..model.graph import Graph
 
 @dataclass
 class _Elem:
+    """An XML element with the line it starts on."""
+
     tag: str
     attrib: dict[str, str]
     line: int

@@ -22,6 +22,7 @@ import os
 import re
 
 from ..errors import InputError
+from ._patterns import later  # compiled on first use (start-up)
 from ..model.graph import Edge, Graph, Node, Property
 from ._after_import import after_import
 
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 # The library (its Tree type) is imported where a tree is built: the compiled reader needs
 # none, so reading and scoring PENMAN do not pay its import (~35 ms) at start-up.
 
-_ALIGN = re.compile(r"~(?:[a-zA-Z]+\.?)?(\d+(?:,\d+)*)$")
+_ALIGN = later(r"~(?:[a-zA-Z]+\.?)?(\d+(?:,\d+)*)$")
 
 
 MAX_ALIGNMENT_DIGITS = 9
@@ -163,7 +164,7 @@ def _tree_to_graph(tree: penman.Tree, index: int, file: str | None, line: int) -
 
 # ---------------------------------------------------------------------------- parsing
 
-_TOKEN = re.compile(r"""
+_TOKEN = later(r"""
     (?P<COMMENT>\#.*$)
   | (?P<STRING>"[^"\\]*(?:\\.[^"\\]*)*")
   | (?P<LPAREN>\()
@@ -387,7 +388,7 @@ def iter_blocks(source: str | os.PathLike | IO[bytes], name: str | None = None) 
 BLOCK_CHUNK = 1 << 20
 """Bytes read at a time by :func:`iter_blocks` (then completed to the end of a line)."""
 
-_BLOCK = re.compile(r"(?:[^\n]*\S[^\n]*(?:\n|\Z))+")
+_BLOCK = later(r"(?:[^\n]*\S[^\n]*(?:\n|\Z))+")
 """A block: a run of lines that are not blank (that ``str.strip()`` does not empty)."""
 
 
@@ -406,7 +407,7 @@ def _split_blocks_py(text: str, base: int, content_only: bool) -> tuple[list[tup
     return out, 0, None
 
 
-_CONTENT = re.compile(r"^[ \t]*[^#\s]", re.M)
+_CONTENT = later(r"^[ \t]*[^#\s]", re.M)
 """A line of a block that is not a comment: the block holds a graph (or text to report)."""
 
 

@@ -39,6 +39,8 @@ _ROLE = re.compile(r"^[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9]$|^[A-Za-z]$")
 
 @dataclass(frozen=True)
 class Finding:
+    """One problem validation found: where (file, line, graph, item), which rule, what."""
+
     file: str
     line: int
     graph: str | None

@@ -48,6 +48,8 @@ NAME = '(c / city :name (n / name :op1 "New" :op2 "York") :mod (b / big))'
 
 @dataclass(frozen=True)
 class Trap:
+    """One known trap of AMR metrics: its pairs and the sound behaviour on them."""
+
     name: str
     expected: str
     """The sound behaviour, in words."""
@@ -123,6 +125,8 @@ TRAP_NAMES = tuple(t.name for t in TRAPS)
 
 @dataclass
 class TrapResult:
+    """How one metric fared on one trap."""
+
     trap: str
     expected: str
     scores: list[float]

@@ -21,55 +21,71 @@ mrkit stays cheap (no numpy here).
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
 from itertools import islice
 
 from ..errors import MrkitError
-from ..model.graph import Graph
+from ..model.frozen import Frozen, setfields
 
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Any, Callable, Iterator, Sequence
 
+    from ..model.graph import Graph
 
-@dataclass
-class MetricResult:
-    """The former result of a metric (kept for one release: a metric registered by
-    user code may still return it; the built-in metrics return
-    :class:`mrkit.metrics.result.MetricScores`)."""
-
-    name: str
-    per_pair: list[float]
-    """One score in [0, 1] per pair."""
-    corpus: float
-    """The metric's corpus-level score (micro average for Smatch-like metrics)."""
-    details: dict = field(default_factory=dict)
-
-    @property
-    def pair_scores(self) -> list[float]:
-        return list(self.per_pair)
-
-    @property
-    def macro(self) -> float:
-        return sum(self.per_pair) / len(self.per_pair) if self.per_pair else 1.0
-
-
-if TYPE_CHECKING:
     MetricFn = Callable[..., Any]
 
 
+def _metric_result_class():
+    from dataclasses import dataclass, field
+
+    @dataclass
+    class MetricResult:
+        """The former result of a metric (kept for one release: a metric registered by
+        user code may still return it; the built-in metrics return
+        :class:`mrkit.metrics.result.MetricScores`)."""
+
+        name: str
+        per_pair: list[float]
+        """One score in [0, 1] per pair."""
+        corpus: float
+        """The metric's corpus-level score (micro average for Smatch-like metrics)."""
+        details: dict = field(default_factory=dict)
+
+        @property
+        def pair_scores(self) -> list[float]:
+            return list(self.per_pair)
+
+        @property
+        def macro(self) -> float:
+            return sum(self.per_pair) / len(self.per_pair) if self.per_pair else 1.0
+
+    MetricResult.__module__, MetricResult.__qualname__ = __name__, "MetricResult"
+    return MetricResult
+
+
 def __getattr__(name: str):
-    if name == "MetricFn":  # the alias, built on first use: typing is not loaded at start-up
+    # built on first use: typing is not loaded at start-up, and a dataclass costs about a
+    # millisecond to build (issue 14)
+    if name == "MetricFn":
         from typing import Any, Callable
 
         value = globals()["MetricFn"] = Callable[..., Any]
         return value
+    if name == "MetricResult":
+        value = globals()["MetricResult"] = _metric_result_class()
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@dataclass(frozen=True)
-class Declaration:
-    """How a metric's corpus score is made from its per-pair rows."""
+class Declaration(Frozen):
+    """How a metric's corpus score is made from its per-pair rows.
+
+    Immutable, compared and hashed by value, as ``@dataclass(frozen=True)`` would make it
+    (:class:`mrkit.model.frozen.Frozen`: the dataclass costs about a millisecond of every
+    ``mrkit score`` to build)."""
+
+    __slots__ = ("columns", "reduce", "corpus", "aligns")
+    __match_args__ = ("columns", "reduce", "corpus", "aligns")
 
     columns: tuple[str, ...] | None
     """Names of the summable statistics of a pair (None: they depend on the options)."""
@@ -77,9 +93,13 @@ class Declaration:
     """Column sums -> named statistics (None: made from the options by the metric)."""
     corpus: str
     """The corpus score in words (``micro F1``, ``corpus BLEU``, ``mean of pairs``)."""
-    aligns: bool = False
+    aligns: bool
     """Whether the metric searches an alignment per pair (work enough for worker processes
     to pay on large corpora; the other metrics' pairs are cheaper than sending them)."""
+
+    def __init__(self, columns: tuple[str, ...] | None, reduce: Callable | None, corpus: str,
+                 aligns: bool = False) -> None:
+        setfields(self, columns, reduce, corpus, aligns)
 
 
 _METRICS: dict[str, MetricFn] = {}

@@ -41,7 +41,7 @@ class MetricScores(CorpusResult):
     @property
     def pair_scores(self) -> list[float]:
         """The headline score of every pair, in input order."""
-        return [float(x) for x in self._per_pair_values()["f1"]]
+        return list(map(float, self._per_pair_values()["f1"]))
 
     @property
     def macro(self) -> float:

@@ -31,7 +31,7 @@ prefixes) are compared as written (the scorers lower-case labels first).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .frozen import Frozen, setfields
 
 NON_INVERTED_OF = frozenset({"consist-of", "prep-on-behalf-of", "prep-out-of"})
 """AMR roles that end in ``-of`` without being inversions (Smatch 1.0.4's exceptions)."""
@@ -47,17 +47,25 @@ def is_inverted(role: str, keep: frozenset[str] = NON_INVERTED_OF) -> bool:
     return r.endswith("-of") and r not in keep and len(r) > 3
 
 
-@dataclass(frozen=True)
-class Inversion:
-    """One convention for inverted roles (see the module docstring)."""
+class Inversion(Frozen):
+    """One convention for inverted roles (see the module docstring).  Immutable, compared
+    and hashed by value, as ``@dataclass(frozen=True)`` would make it
+    (:class:`mrkit.model.frozen.Frozen`: every command that reads AMR imports this module)."""
+
+    __slots__ = ("name", "keep", "keep_prefixes", "mod_domain")
+    __match_args__ = ("name", "keep", "keep_prefixes", "mod_domain")
 
     name: str
-    keep: frozenset[str] = NON_INVERTED_OF
+    keep: frozenset[str]
     """Roles ending in ``-of`` that are not inversions (lower-case, no colon)."""
-    keep_prefixes: tuple[str, ...] = ()
+    keep_prefixes: tuple[str, ...]
     """Roles starting with one of these are never inversions."""
-    mod_domain: bool = False
+    mod_domain: bool
     """``mod`` is ``domain`` read backwards."""
+
+    def __init__(self, name: str, keep: frozenset[str] = NON_INVERTED_OF, keep_prefixes: tuple[str, ...] = (),
+                 mod_domain: bool = False) -> None:
+        setfields(self, name, keep, keep_prefixes, mod_domain)
 
     def is_inverted(self, role: str) -> bool:
         """Whether ``role`` ends in ``-of`` and is an inversion (not counting ``mod``)."""

@@ -59,6 +59,8 @@ class ImplicitRole:
 
 @dataclass
 class Document:
+    """A document: its sentence graphs, coreference chains, bridges and implicit roles."""
+
     id: str
     sentences: list[Graph]
     chains: list[Chain] = field(default_factory=list)

@@ -23,6 +23,16 @@ if TYPE_CHECKING:
     T = TypeVar("T")
 
 
+def is_sharded(spec: str) -> bool:
+    """Whether ``spec`` names several files: a directory or a glob pattern (see
+    :mod:`mrkit.pipeline.shards`)."""
+    if spec == "-":
+        return False
+    import os
+
+    return os.path.isdir(spec) or (not os.path.exists(spec) and any(c in spec for c in "*?["))
+
+
 CHUNK = 256
 """Pairs per task handed to an executor (large enough to amortise a worker round trip,
 small enough to keep every worker busy and memory flat)."""

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import sys
 from functools import partial
-from typing import Callable, Iterable, Iterator
 
 from ..errors import InputError, MrkitError
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Callable, Iterable, Iterator
 
 INPUT_FORMATS = ("penman", "amr")
 """Input formats ``mrkit docsmatch --format`` takes (both name PENMAN)."""

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import InputError, MrkitError
+from . import is_sharded  # noqa: F401  (kept here too; it lives in the package: start-up)
 
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
@@ -28,13 +29,6 @@ if TYPE_CHECKING:
 if TYPE_CHECKING:
     from ..aggregate.corpus import CorpusResult
     from ..align import AlignConfig
-
-
-def is_sharded(spec: str) -> bool:
-    """Whether ``spec`` names several files: a directory or a glob pattern."""
-    if spec == "-":
-        return False
-    return os.path.isdir(spec) or (not os.path.exists(spec) and any(c in spec for c in "*?["))
 
 
 def expand(spec: str) -> dict[str, str]:

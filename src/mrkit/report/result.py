@@ -34,9 +34,9 @@ def _clean(obj: Any) -> Any:
 
 
 def to_json(obj: Any) -> str:
-    import json
+    from .json_text import dumps  # json.dumps(..., indent=2, ensure_ascii=False) without importing json
 
-    return json.dumps(_clean(obj), indent=2, ensure_ascii=False)
+    return dumps(_clean(obj))
 
 
 def statistics_dict(ci: dict | None, against: dict | None) -> dict:

@@ -29,7 +29,6 @@ from collections import deque
 from ...model.amr import NON_INVERTED_OF
 from ...features.triples import Triples, triples
 from ...model.graph import Graph
-from ...features.labelled import check_pairs
 from ...aggregate.resampling import prf_reduce
 from ..registry import pair_rows, register
 from ..result import MetricScores, column_scores, metric_scores
@@ -38,6 +37,13 @@ from ...aggregate.prf import prf
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Sequence
+
+
+def check_pairs(golds, systems) -> None:
+    from ...features.labelled import check_pairs  # on use: the coded path never needs it (start-up)
+
+    check_pairs(golds, systems)
+
 
 COLUMNS = ("matched", "gold", "system")
 """SEMA's summable row (Smatch's: :data:`mrkit.metrics.amr.smatch_metric.COLUMNS`)."""

@@ -15,7 +15,6 @@ such as ``i`` or ``he`` when a space follows it).
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
 
 from ...model.graph import Graph
 from ...features.labelled import LabelledGraph, check_pairs, labelled_from_triples, labelled_graph
@@ -23,6 +22,10 @@ from ...features.triples import Triples
 from ...aggregate.resampling import mean_reduce
 from ..registry import pair_rows, register
 from ..result import MEAN_COLUMNS, MetricScores, mean_column_scores, mean_scores
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Sequence
 
 
 def label_bag(lg: LabelledGraph) -> Counter:

@@ -27,7 +27,6 @@ parts, 7.6 GB in all); memory is linear in the size of the graphs.
 from __future__ import annotations
 
 import math
-from typing import Sequence
 
 from ...model.graph import Graph
 from ...features.labelled import LabelledGraph, check_pairs, labelled_from_triples, labelled_graph, to_levi
@@ -35,6 +34,10 @@ from ...features.triples import Triples
 from ...aggregate.resampling import mean_reduce
 from ..registry import pair_rows, register
 from ..result import MEAN_COLUMNS, MetricScores, mean_column_scores, mean_scores
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Sequence
 
 
 def levi_graph(lg: LabelledGraph) -> LabelledGraph:

@@ -71,6 +71,8 @@ def topic_score(gold, system) -> float | None:
 
 @dataclass
 class AncestorResult:
+    """The common-ancestor score of a corpus and of every topic."""
+
     score: float
     per_topic: dict
 

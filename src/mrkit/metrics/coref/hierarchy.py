@@ -279,6 +279,8 @@ def path_ratio_counts(gold: Topic, system: Topic, with_tn: bool = False) -> tupl
 
 @dataclass
 class TopicScore:
+    """The hierarchy counts of one topic."""
+
     id: str
     hierarchy: Counts
     hierarchy50: Counts

@@ -17,6 +17,8 @@ from ...model.clusters import Clusters
 
 @dataclass
 class Overlap:
+    """The sizes of key and response clusters and the mentions each pair of them shares."""
+
     key_sizes: list[int]
     response_sizes: list[int]
     cells: list[tuple[int, int, int]]

@@ -37,6 +37,8 @@ def check_choices(metrics: Iterable[str] | None, average: str) -> tuple[str, ...
 
 @dataclass
 class DocumentScore:
+    """The counts of every metric on one document."""
+
     id: str
     counts: dict[str, Counts | BlancCounts]
 

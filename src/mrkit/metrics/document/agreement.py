@@ -48,6 +48,8 @@ def cohen_kappa(a: Sequence, b: Sequence) -> float | None:
 
 @dataclass
 class Agreement:
+    """Implicit-role agreement between two annotations: counts and kappa."""
+
     documents: int = 0
     items: int = 0
     marked_a: int = 0

@@ -20,7 +20,6 @@ graphs:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from ...align import AlignConfig
 from ...features.triples import Triples, triples
@@ -28,6 +27,8 @@ from ...model.graph import Graph
 from ...aggregate.prf import PRF, prf
 from ...features.provenance import CHAIN_LABELS, is_document
 from ..amr.aligned_pair import AlignedPairScore
+
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -268,6 +269,8 @@ def docsmatch_pair(gold: Graph, system: Graph, config: AlignConfig = AlignConfig
 
 @dataclass
 class DocSmatchResult:
+    """Document Smatch of a corpus: every document pair's scores."""
+
     pairs: list[DocPairScore]
 
     def _sum(self, attr: str) -> Subscore:
