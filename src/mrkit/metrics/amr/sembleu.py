@@ -26,7 +26,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence
 
 from ...model.graph import Graph
 from ...features.labelled import LabelledGraph, check_pairs, labelled_from_triples, labelled_graph
@@ -34,12 +33,20 @@ from ...features.triples import Triples
 from ..registry import pair_rows, register
 from ..result import MetricScores, column_scores, metric_scores
 
+TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
+if TYPE_CHECKING:
+    from typing import Sequence
+
 REFERENCE_WEIGHTS = (0.34, 0.33, 0.34)
 """The weights of the reference eval.py (they sum to 1.01)."""
 
 
 @dataclass
 class NgramStats:
+    """The n-grams of one graph per order, and its length (nodes + edges).
+
+    (A docstring of its own: without one, ``dataclass`` imports ``inspect`` to write one.)"""
+
     ngrams: dict[int, Counter]
     length: int
 
