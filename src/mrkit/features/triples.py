@@ -130,6 +130,20 @@ def pair_codes(golds: list[str], systems: list[str], keep: frozenset[str] = NON_
     return fn(golds, systems, _keep_tuple(keep))
 
 
+def pair_codes_units(gold: tuple, system: tuple, keep: frozenset[str] = NON_INVERTED_OF):
+    """:func:`pair_codes` of the blocks of two files given as byte ranges, with no Python
+    object per block: ``gold`` and ``system`` are ``(piece, offset, units)`` -- bytes of the
+    file starting at file offset ``offset`` and the int64 (start, end, first line) triples
+    of the blocks in it (:func:`mrkit.codecs.penman_units.unit_pieces`, without graphs),
+    as many for both files.  Exactly :func:`pair_codes` of the decoded blocks (tested);
+    ``None`` when it would be ``None``."""
+    fn = _pair_codes()
+    if fn is None or _block_triples() is None:
+        return None
+    from ._triples import pair_codes_units as units_fn
+
+    return units_fn(*gold, *system, _keep_tuple(keep))
+
 
 _CODES: list = []
 
