@@ -195,3 +195,22 @@ def test_first_graph_without_id_before_one_with_id_is_declined(tmp_path):
     p.write_text("(a / b)\n# ::id second\n(c / d)\n", encoding="utf-8")
     with pytest.raises(U.CutDeclined):
         list(U.iter_units(p))
+
+
+@pytest.mark.parametrize("window", [1, 300, 1 << 16])
+def test_pieces_hold_their_units(window):
+    """unit_pieces: the units of unit_windows, each within the bytes handed out with it
+    (a unit that began in an earlier window too), whose text is the block of
+    iter_block_lists."""
+    for p in _shared_penman()[:12]:
+        try:
+            ref = [b for blocks in iter_block_lists(p, content_only=True) for b in blocks]
+        except InputError:
+            continue
+        got = []
+        for piece, offset, units in U.unit_pieces(p, str(p), False, window):
+            a = memoryview(units).cast("q")
+            for i in range(0, len(a), 3):
+                assert offset <= a[i] <= a[i + 1] <= offset + len(piece)
+                got.append((a[i + 2], piece[a[i] - offset:a[i + 1] - offset].decode("utf-8")))
+        assert got == ref, p

@@ -5,7 +5,8 @@ attributes, relations and tops, in the same order, with every string replaced by
 equal numbers exactly for equal strings (``""`` is 0, a role is ``":" + role``) -- and the
 gold block's id; a pair with a block ``block_triples`` leaves to the general path is
 refused.  On every shared AMR file (each block against the next), the robustness files and
-generated graphs."""
+generated graphs.  The same codes from the files' bytes (``pair_codes_units``: blocks as
+byte ranges) as from the decoded blocks."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from hypothesis import strategies as st
 from conftest import shared_path
 from penman_graphs import graphs
 from mrkit.codecs.penman import iter_blocks
-from mrkit.features.triples import _pair_codes, block_triples, pair_codes
+from mrkit.errors import InputError
+from mrkit.features.triples import _pair_codes, block_triples, pair_codes, pair_codes_units
 from mrkit.model.amr import NON_INVERTED_OF
 
 pytestmark = pytest.mark.skipif(_pair_codes() is None, reason="compiled reader not built")
@@ -137,3 +139,87 @@ def test_refused_and_empty():
 def test_generated_graphs_code_to_the_same_triples(pairs):
     for keep in KEEPS:
         check([a for a, _ in pairs], [b for _, b in pairs], keep)
+
+
+# ---------------------------------------------------------------- from the files' bytes
+
+
+def _units_and_texts(path):
+    """(the file's bytes, its units (int64 triples), the decoded block texts)."""
+    from mrkit.codecs.penman_units import unit_pieces
+
+    data = path.read_bytes()
+    units = b"".join(u for _, _, u in unit_pieces(path, str(path), False))
+    a = memoryview(units).cast("q")
+    texts = [data[a[i]:a[i + 1]].decode("utf-8") for i in range(0, len(a), 3)]
+    return data, units, texts
+
+
+def check_units(data: bytes, gunits: bytes, sunits: bytes, gtexts: list, stexts: list, keep):
+    """pair_codes_units of byte ranges == pair_codes of their decoded texts."""
+    got = pair_codes_units((data, 0, gunits), (data, 0, sunits), keep)
+    assert got == pair_codes(gtexts, stexts, keep)
+    return got
+
+
+def test_units_code_as_the_decoded_blocks_on_every_shared_file():
+    from mrkit.codecs.penman_units import CutDeclined
+
+    root = shared_path()
+    files = _amr_files(root / "amr") + sorted(p for p in (root / "robustness").rglob("*") if p.is_file()
+                                               and p.suffix in (".amr", ".txt", ".penman"))
+    coded = 0
+    for path in files:
+        try:
+            data, units, texts = _units_and_texts(path)
+        except (CutDeclined, InputError):
+            continue
+        if len(texts) < 2:
+            continue
+        for keep in KEEPS:
+            ids, codes, refused = check_units(data, units[:-24], units[24:], texts[:-1], texts[1:], keep)
+            coded += len(ids) - len(refused)
+    assert coded > 20_000
+
+
+def test_units_with_an_offset_and_bytes_that_are_not_ascii():
+    blocks = ["(a / b :ARG0 (c / γ-Protein :mod \"Ωmega\"))\n", "# ::id é1\n(x / y :ARG0-of (z / w))\n",
+              "(p / q :polarity -)\n", "(a / b)(c / d)\n"]
+    data = b"\xef\xbb\xbfhead\n" + "\n".join(blocks).encode("utf-8")
+    at, triples = data.index(b"(a"), []
+    for text in blocks:
+        raw = text.encode("utf-8")
+        triples += [at, at + len(raw), 0]
+        at += len(raw) + 1
+    units = array("q", triples).tobytes()
+    rev = array("q", [x for i in range(len(triples) - 3, -1, -3) for x in triples[i:i + 3]]).tobytes()
+    for keep in KEEPS:
+        want = pair_codes(blocks, blocks[::-1], keep)
+        assert want[2] == [0, 3]   # "(a / b)(c / d)": two graphs, refused
+        assert pair_codes_units((data, 0, units), (data, 0, rev), keep) == want
+        assert pair_codes_units((data[5:], 5, units), (memoryview(data), 0, rev), keep) == want
+    with pytest.raises(ValueError):
+        pair_codes_units((data[10:], 10, units), (data, 0, rev), NON_INVERTED_OF)   # outside its piece
+    with pytest.raises(ValueError):
+        pair_codes_units((data, 0, units), (data, 0, rev[:-24]), NON_INVERTED_OF)
+    assert pair_codes_units((b"", 0, b""), (b"", 0, b""), NON_INVERTED_OF) == ([], b"", [])
+    # bytes that are not UTF-8 (the scanner never hands them out): refused, not an error
+    bad = b"(a / \xff)\n"
+    assert pair_codes_units((bad, 0, array("q", [0, len(bad), 1]).tobytes()),
+                            (bad, 0, array("q", [0, len(bad), 1]).tobytes()), NON_INVERTED_OF)[2] == [0]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pairs=st.lists(st.tuples(graphs(extra=4), graphs(extra=4)), min_size=1, max_size=5))
+def test_generated_graphs_code_from_bytes_as_from_text(pairs):
+    texts = [t for pair in pairs for t in pair]
+    data, triples, at = b"", [], 0
+    for t in texts:
+        raw = (t + "\n").encode("utf-8")
+        triples.append((at, at + len(raw)))
+        data += raw + b"\n"
+        at += len(raw) + 1
+    g = array("q", [x for s, e in triples[0::2] for x in (s, e, 1)]).tobytes()
+    s = array("q", [x for s, e in triples[1::2] for x in (s, e, 1)]).tobytes()
+    for keep in KEEPS:
+        check_units(data, g, s, [t + "\n" for t in texts[0::2]], [t + "\n" for t in texts[1::2]], keep)

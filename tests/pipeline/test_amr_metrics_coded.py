@@ -240,3 +240,37 @@ def test_whole_command_errors_are_the_same(tmp_path, monkeypatch):
         assert fast.returncode == slow.returncode == 2
         assert fast.stderr == slow.stderr and len(fast.stderr.strip().splitlines()) == 1
         assert not (tmp_path / "o").exists()
+
+
+def test_the_bytes_path_runs_and_is_the_text_path(monkeypatch):
+    """The coded path reads the files' bytes (no block as text) unless the scanner declines;
+    pieces of a few hundred bytes and batches of 3 pairs (blocks across pieces, pairs
+    across batches) and MRKIT_PURE_UNITS=1 (blocks as text) give the same results."""
+    base = shared_path("amr")
+
+    def no_text(*a, **k):
+        raise AssertionError("blocks read as text")
+
+    for gold, system in (AMR_PAIRS[2], AMR_PAIRS[5]):
+        g, s = base / gold, base / system
+        want = {(m, str(o)): coded_path(m, g, s, **o) for m, sets in OPTIONS.items() for o in sets}
+        with monkeypatch.context() as mp:
+            mp.setattr(amr_metrics, "_pair_batches", no_text)
+            mp.setattr(amr_metrics, "WINDOW", 300)
+            mp.setattr(amr_metrics, "BATCH", 3)
+            for m, sets in OPTIONS.items():
+                for o in sets:
+                    got = coded_path(m, g, s, **o)
+                    assert got.ids == want[m, str(o)].ids and got.columns == want[m, str(o)].columns
+                    assert got.pair_scores == want[m, str(o)].pair_scores
+        with monkeypatch.context() as mp:
+            mp.setenv("MRKIT_PURE_UNITS", "1")
+            assert coded_path("sembleu", g, s).pair_scores == want["sembleu", "{}"].pair_scores
+        every_metric(g, s)
+
+
+def test_small_pieces_batches_and_errors_in_order(tmp_path, monkeypatch):
+    """test_batches_and_errors_in_order with pieces of 32 bytes: refused pairs and errors read
+    from the bytes of the right piece."""
+    monkeypatch.setattr(amr_metrics, "WINDOW", 32)
+    test_batches_and_errors_in_order(tmp_path, monkeypatch)

@@ -193,7 +193,9 @@ static PyObject *p_scan(PyObject *self, PyObject *args) {
         int blank = 1, ascii = 1;
         uint32_t first = 0;
         int have_first = 0;
-        for (const unsigned char *q = ls; q < le;) {
+        const unsigned char *q0 = ls;   /* leading spaces and tabs: blank so far, no first */
+        while (q0 < le && (*q0 == ' ' || *q0 == '\t')) q0++;
+        for (const unsigned char *q = q0; q < le;) {
             uint32_t c = 0;
             int n;
             if (*q < 0x80) {

@@ -48,20 +48,35 @@ def available() -> bool:
 def unit_windows(path: str | os.PathLike, label: str, graphs: bool = True) -> Iterator[bytes]:
     """The units of a PENMAN file, as bytes of int64 triples, a window of the file at a
     time; :class:`CutDeclined` where the scanner gives up."""
+    for _, _, units in unit_pieces(path, label, graphs, keep_bytes=False):
+        yield units
+
+
+def unit_pieces(path: str | os.PathLike, label: str, graphs: bool = True, window: int | None = None,
+                keep_bytes: bool = True) -> Iterator[tuple[bytes | None, int, bytes]]:
+    """``(piece, offset, units)`` of a PENMAN file a window at a time, for readers of the
+    bytes themselves: the units that end in the window read (``window`` bytes completed to
+    the end of a line, :data:`WINDOW` by default, the first read at most
+    :data:`FIRST_WINDOW`; file offsets; every unit comes once), and the bytes that hold
+    them all (from the end of the previous piece's last unit to the end of the window)
+    with their offset in the file (``keep_bytes`` false: None and 0); :class:`CutDeclined`
+    where the scanner gives up."""
     from . import _cut
 
     try:
         fh = open(path, "rb")
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", label) from None
+    window = window or WINDOW
     state = None
     offset = 0
-    size = min(FIRST_WINDOW, WINDOW)
+    carry = b""  # the bytes after the last unit found: the next unit starts in them or later
+    size = min(FIRST_WINDOW, window)
     with fh:
         while True:
             try:
                 raw = fh.read(size)
-                size = WINDOW
+                size = window
                 if raw and not raw.endswith(b"\n"):
                     raw += fh.readline()
             except OSError as exc:
@@ -70,8 +85,16 @@ def unit_windows(path: str | os.PathLike, label: str, graphs: bool = True) -> It
             units, state, status = _cut.scan(raw, offset, state, final, graphs)
             if status:
                 raise CutDeclined(status)
-            if units:
-                yield units
+            if not keep_bytes:
+                if units:
+                    yield None, 0, units
+            elif units:
+                piece, at = (carry + raw, offset - len(carry)) if carry else (raw, offset)
+                end = memoryview(units).cast("q")[-2]
+                yield piece, at, units
+                carry = piece[end - at:]
+            else:
+                carry += raw
             offset += len(raw)
             if final:
                 return

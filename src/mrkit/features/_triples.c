@@ -48,9 +48,12 @@ typedef struct {
     int nslots;
 } strtab;
 
+#define FNV_BASIS 1469598103934665603ULL
+#define FNV_STEP(h, c) (((h) ^ (unsigned char)(c)) * 1099511628211ULL)
+
 static uint64_t hash_bytes(const char *s, size_t n) {
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t k = 0; k < n; k++) { h ^= (unsigned char)s[k]; h *= 1099511628211ULL; }
+    uint64_t h = FNV_BASIS;
+    for (size_t k = 0; k < n; k++) h = FNV_STEP(h, s[k]);
     return h;
 }
 
@@ -86,9 +89,8 @@ static int st_grow_slots(strtab *t) {
     return 0;
 }
 
-/* id of the string s[0..n), or -3 when absent */
-static int st_find(const strtab *t, const char *s, size_t n) {
-    uint64_t h = hash_bytes(s, n);
+/* id of the string s[0..n) of hash h (hash_bytes), or -3 when absent */
+static int st_find_h(const strtab *t, const char *s, size_t n, uint64_t h) {
     int mask = t->nslots - 1, k = (int)(h & (uint64_t)mask);
     while (t->slots[k]) {
         int id = t->slots[k] - 1;
@@ -98,10 +100,11 @@ static int st_find(const strtab *t, const char *s, size_t n) {
     return -3;
 }
 
-/* id of the string s[0..n) (added if new); -1 on memory failure */
-static int st_id(strtab *t, const char *s, size_t n) {
+static int st_find(const strtab *t, const char *s, size_t n) { return st_find_h(t, s, n, hash_bytes(s, n)); }
+
+/* id of the string s[0..n) of hash h (added if new); -1 on memory failure */
+static int st_id_h(strtab *t, const char *s, size_t n, uint64_t h) {
     if ((t->n + 1) * 2 > t->nslots && st_grow_slots(t) < 0) return -1;
-    uint64_t h = hash_bytes(s, n);
     int mask = t->nslots - 1, k = (int)(h & (uint64_t)mask);
     while (t->slots[k]) {
         int id = t->slots[k] - 1;
@@ -133,6 +136,8 @@ static int st_id(strtab *t, const char *s, size_t n) {
     return t->n++;
 }
 
+static int st_id(strtab *t, const char *s, size_t n) { return st_id_h(t, s, n, hash_bytes(s, n)); }
+
 /* ------------------------------------------------------------------ lexer */
 
 enum { T_END, T_COMMENT, T_STRING, T_LPAREN, T_RPAREN, T_SLASH, T_ROLE, T_SYMBOL, T_ALIGN, T_BAD };
@@ -147,13 +152,37 @@ typedef struct {
 
 /* [^\s"()/:~], \s as Python's str whitespace (DEL and ASCII controls are left to the
  * general path) */
-static inline int name_char(Py_UCS4 c) {
-    if (c >= 128) return !Py_UNICODE_ISSPACE(c);
+static inline int name_char_ascii(Py_UCS4 c) {
     return c > ' ' && c < 127 && c != '"' && c != '(' && c != ')' && c != '/' && c != ':' && c != '~';
 }
 
+static inline int is_space_ascii(Py_UCS4 c) {
+    return c == ' ' || (c >= 9 && c <= 13) || (c >= 28 && c <= 31);
+}
+
+/* the two tests of the ASCII characters, by table (filled at import from the above) */
+enum { C_NAME = 1, C_SPACE = 2 };
+static unsigned char ascii_class[128];
+
+/* the one-byte characters a comment line goes on over without a second look: not a line
+ * end, not a character the loop below stops at (controls but tab, DEL, line breaks) */
+static unsigned char comment_ok[256];
+
+static void fill_classes(void) {
+    for (Py_UCS4 c = 0; c < 128; c++)
+        ascii_class[c] = (unsigned char)((name_char_ascii(c) ? C_NAME : 0) | (is_space_ascii(c) ? C_SPACE : 0));
+    for (Py_UCS4 c = 0; c < 256; c++)
+        comment_ok[c] = c == '\t' || (c >= ' ' && c != 0x7f && !(c >= 128 && Py_UNICODE_ISLINEBREAK(c)));
+}
+
+static inline int name_char(Py_UCS4 c) {
+    if (c >= 128) return !Py_UNICODE_ISSPACE(c);
+    return ascii_class[c] & C_NAME;
+}
+
 static inline int is_space(Py_UCS4 c) {
-    return c == ' ' || (c >= 9 && c <= 13) || (c >= 28 && c <= 31) || (c >= 128 && Py_UNICODE_ISSPACE(c));
+    if (c >= 128) return Py_UNICODE_ISSPACE(c);
+    return ascii_class[c] & C_SPACE;
 }
 
 static inline int is_digit(unsigned c) { return c >= '0' && c <= '9'; }
@@ -161,11 +190,23 @@ static inline int is_digit(unsigned c) { return c >= '0' && c <= '9'; }
 /* next token; T_BAD for anything the fast path leaves to the general one */
 #define S(k) PyUnicode_READ(kind, data, (k))
 
-static void next_token(lexer *lx) {
-    const int kind = lx->kind;
+/* (inlined per string kind: one byte per character is the common case) */
+static inline __attribute__((always_inline)) void next_token_k(lexer *lx, const int kind) {
     const void *data = lx->data;
     Py_ssize_t n = lx->n, p = lx->pos;
     for (;;) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (kind == PyUnicode_1BYTE_KIND) {   /* runs of spaces (indentation) 8 at a time */
+            const Py_UCS1 *d = (const Py_UCS1 *)data;
+            while (n - p >= 8) {
+                uint64_t x;
+                memcpy(&x, d + p, 8);
+                x ^= 0x2020202020202020ULL;
+                if (x) { p += __builtin_ctzll(x) >> 3; break; }   /* the first byte that is not ' ' */
+                p += 8;
+            }
+        }
+#endif
         if (p >= n) { lx->type = T_END; lx->pos = p; return; }
         if (is_space(S(p))) { p++; continue; }
         break;
@@ -176,6 +217,19 @@ static void next_token(lexer *lx) {
         /* to the end of the line; line breaks other than \n, \r and control characters
          * are left to the general path (str.splitlines() would split there) */
         p++;
+        if (kind == PyUnicode_1BYTE_KIND) {
+            /* 8 printable ASCII characters at a time (bytes in [0x20, 0x7e]: high bits
+             * clear, x + 0x60 sets every high bit, x + 1 none), then one by one */
+            const Py_UCS1 *d = (const Py_UCS1 *)data;
+            const uint64_t H = 0x8080808080808080ULL;
+            while (n - p >= 8) {
+                uint64_t x;
+                memcpy(&x, d + p, 8);
+                if ((x & H) || ((x + 0x6060606060606060ULL) & H) != H || ((x + 0x0101010101010101ULL) & H)) break;
+                p += 8;
+            }
+            while (p < n && comment_ok[d[p]]) p++;
+        }
         while (p < n && S(p) != '\n' && S(p) != '\r') {
             Py_UCS4 d = S(p);
             /* (the line breaks below 128 are control characters: tested first) */
@@ -236,6 +290,14 @@ static void next_token(lexer *lx) {
     lx->pos = p;
 }
 
+static void next_token(lexer *lx) {
+    switch (lx->kind) {
+    case PyUnicode_1BYTE_KIND: next_token_k(lx, PyUnicode_1BYTE_KIND); break;
+    case PyUnicode_2BYTE_KIND: next_token_k(lx, PyUnicode_2BYTE_KIND); break;
+    default: next_token_k(lx, PyUnicode_4BYTE_KIND); break;
+    }
+}
+
 /* ------------------------------------------------------------------ graphs */
 
 typedef struct {
@@ -252,17 +314,39 @@ typedef struct {
     branch_t *br;
     int has_id;
     PyObject *id;   /* the id value (new reference) or NULL */
+    int32_t *stack;                 /* scratch: the open nodes */
+    size_t ncap, bcap, scap;        /* capacities, kept when a graph_t is read again */
 } graph_t;
 
 static void graph_free(graph_t *g) {
-    free(g->var_a); free(g->var_b); free(g->con_a); free(g->con_b); free(g->br);
+    free(g->var_a); free(g->var_b); free(g->con_a); free(g->con_b); free(g->br); free(g->stack);
     Py_XDECREF(g->id);
+}
+
+/* the text of a block: a str, or (str NULL) ASCII bytes read as one byte per character */
+typedef struct {
+    int kind;
+    const void *data;
+    Py_ssize_t n;
+    PyObject *str;
+} text_t;
+
+/* 1: the text of str `block`; 0: not a str */
+static int text_of(PyObject *block, text_t *t) {
+    if (!PyUnicode_Check(block) || PyUnicode_READY(block) < 0) return 0;
+    t->kind = PyUnicode_KIND(block);
+    t->data = PyUnicode_DATA(block);
+    t->n = PyUnicode_GET_LENGTH(block);
+    t->str = block;
+    return 1;
 }
 
 /* the `id` metadata of one comment, as penman.py reads it: rpartition("::") from the
  * right, key up to the first space, value rstripped; later ones (to the left) win.
  * Returns 0, or -1 when the general path must decide (an unusual value). */
-static int comment_id(PyObject *block, int kind, const void *data, Py_ssize_t a, Py_ssize_t b, graph_t *g) {
+static int comment_id(const text_t *t, Py_ssize_t a, Py_ssize_t b, graph_t *g) {
+    const int kind = t->kind;
+    const void *data = t->data;
     Py_ssize_t end = b;
     for (;;) {
         Py_ssize_t p = -1;
@@ -275,7 +359,8 @@ static int comment_id(PyObject *block, int kind, const void *data, Py_ssize_t a,
             Py_ssize_t va = kb < end ? kb + 1 : end, vb = end;
             while (vb > va && (S(vb - 1) == ' ' || S(vb - 1) == '\t')) vb--;
             if (vb > va && S(vb - 1) >= 127) return -1;   /* might be Unicode whitespace */
-            PyObject *v = PyUnicode_Substring(block, va, vb);
+            PyObject *v = t->str ? PyUnicode_Substring(t->str, va, vb)
+                                 : PyUnicode_FromStringAndSize((const char *)data + va, vb - va);
             if (!v) return -2;
             Py_XDECREF(g->id);
             g->id = v;
@@ -294,19 +379,20 @@ static int comment_id(PyObject *block, int kind, const void *data, Py_ssize_t a,
         (cap) = nc_;                                                         \
     }
 
-/* 1: read; 0: not for the fast path; -1: Python error set */
-static int read_graph(PyObject *block, graph_t *g, int want_id) {
-    memset(g, 0, sizeof *g);
-    if (!PyUnicode_Check(block) || PyUnicode_READY(block) < 0) return 0;
-    lexer lx = {PyUnicode_KIND(block), PyUnicode_DATA(block), PyUnicode_GET_LENGTH(block), 0, T_END, 0, 0};
-    size_t ncap = 0, bcap = 0, scap = 0;
-    int32_t *stack = NULL;
+/* 1: read; 0: not for the fast path; -1: Python error set.  `g` holds the graph read
+ * before (its buffers are reused) or zeros. */
+static int read_text(const text_t *t, graph_t *g, int want_id) {
+    g->n_nodes = g->n_br = 0;
+    g->has_id = 0;
+    Py_CLEAR(g->id);
+    lexer lx = {t->kind, t->data, t->n, 0, T_END, 0, 0};
+    int32_t *stack = g->stack;
     size_t sn = 0;
     int r = 0;
     next_token(&lx);
     while (lx.type == T_COMMENT) {
         if (want_id) {
-            int c = comment_id(block, lx.kind, lx.data, lx.a, lx.b, g);
+            int c = comment_id(t, lx.a, lx.b, g);
             if (c == -2) { r = -1; goto out; }
             if (c < 0) goto out;
         }
@@ -323,23 +409,24 @@ static int read_graph(PyObject *block, graph_t *g, int want_id) {
             if (lx.type != T_SLASH) goto out;
             next_token(&lx);
             if (lx.type != T_SYMBOL && lx.type != T_STRING) goto out;
-            size_t ncap_was = ncap;
-            GROW(g->var_a, ncap, (size_t)g->n_nodes, Py_ssize_t);
+            size_t ncap_was = g->ncap;
+            GROW(g->var_a, g->ncap, (size_t)g->n_nodes, Py_ssize_t);
             /* the four node arrays share one capacity */
-            if (ncap != ncap_was) {
-                Py_ssize_t *t;
-                if (!(t = realloc(g->var_b, ncap * sizeof *t))) goto nomem;
-                g->var_b = t;
-                if (!(t = realloc(g->con_a, ncap * sizeof *t))) goto nomem;
-                g->con_a = t;
-                if (!(t = realloc(g->con_b, ncap * sizeof *t))) goto nomem;
-                g->con_b = t;
+            if (g->ncap != ncap_was) {
+                Py_ssize_t *q;
+                if (!(q = realloc(g->var_b, g->ncap * sizeof *q))) goto nomem;
+                g->var_b = q;
+                if (!(q = realloc(g->con_a, g->ncap * sizeof *q))) goto nomem;
+                g->con_a = q;
+                if (!(q = realloc(g->con_b, g->ncap * sizeof *q))) goto nomem;
+                g->con_b = q;
             }
             int32_t me = g->n_nodes++;
             g->var_a[me] = va; g->var_b[me] = vb;
             g->con_a[me] = lx.a; g->con_b[me] = lx.b;
             if (sn > 0) g->br[g->n_br - 1].child = me;   /* the role written last in the parent */
-            GROW(stack, scap, sn, int32_t);
+            GROW(stack, g->scap, sn, int32_t);
+            g->stack = stack;
             stack[sn++] = me;
             next_token(&lx);
             if (lx.type == T_ALIGN) next_token(&lx);
@@ -349,7 +436,7 @@ static int read_graph(PyObject *block, graph_t *g, int want_id) {
             if (sn == 0) break;
         } else if (lx.type == T_ROLE) {
             if (lx.b - lx.a < 2) goto out;
-            GROW(g->br, bcap, (size_t)g->n_br, branch_t);
+            GROW(g->br, g->bcap, (size_t)g->n_br, branch_t);
             branch_t *br = &g->br[g->n_br++];
             br->node = stack[sn - 1];
             br->ra = lx.a + 1; br->rb = lx.b;
@@ -374,12 +461,18 @@ static int read_graph(PyObject *block, graph_t *g, int want_id) {
     if (lx.type != T_END) goto out;
     r = 1;
 out:
-    free(stack);
     return r;
 nomem:
-    free(stack);
     PyErr_NoMemory();
     return -1;
+}
+
+/* read_text of a str block into a zeroed `g` */
+static int read_graph(PyObject *block, graph_t *g, int want_id) {
+    text_t t;
+    memset(g, 0, sizeof *g);
+    if (!text_of(block, &t)) return 0;
+    return read_text(&t, g, want_id);
 }
 
 /* ------------------------------------------------------------------ coding */
@@ -463,14 +556,28 @@ static int text_id(strtab *t, int kind, const void *data, Py_ssize_t a, Py_ssize
     }
     char *o = *tmp;
     size_t n = 0;
+    uint64_t h = FNV_BASIS;
     if (unquote) { a++; b--; }
-    for (Py_ssize_t k = a; k < b; k++) {
-        Py_UCS4 c = S(k);
-        if (unquote && c == '\\') c = S(++k);
-        if (c >= 128) return text_id_unicode(t, kind, data, a, b, unquote, lower, lookup_only);
-        o[n++] = (char)(lower && c >= 'A' && c <= 'Z' ? c + 32 : c);
+    if (kind == PyUnicode_1BYTE_KIND && !unquote) {
+        const Py_UCS1 *d = (const Py_UCS1 *)data;
+        for (Py_ssize_t k = a; k < b; k++) {
+            Py_UCS1 c = d[k];
+            if (c >= 128) return text_id_unicode(t, kind, data, a, b, unquote, lower, lookup_only);
+            char x = (char)(lower && c >= 'A' && c <= 'Z' ? c + 32 : c);
+            o[n++] = x;
+            h = FNV_STEP(h, x);
+        }
+    } else {
+        for (Py_ssize_t k = a; k < b; k++) {
+            Py_UCS4 c = S(k);
+            if (unquote && c == '\\') c = S(++k);
+            if (c >= 128) return text_id_unicode(t, kind, data, a, b, unquote, lower, lookup_only);
+            char x = (char)(lower && c >= 'A' && c <= 'Z' ? c + 32 : c);
+            o[n++] = x;
+            h = FNV_STEP(h, x);
+        }
     }
-    return lookup_only ? st_find(t, o, n) : st_id(t, o, n);
+    return lookup_only ? st_find_h(t, o, n, h) : st_id_h(t, o, n, h);
 }
 
 /* the triples of one graph, coded: features per node (ptr, ids) and edges; returns the
@@ -691,6 +798,7 @@ static PyObject *word_obj(strtab *t, strobjs *c, int id) {
 
 static int cmp_i64x4(const void *a, const void *b) { return cmp_edge4(a, b); }
 
+
 /* (node, position): records of 4 int64 ordered by fields 0 then 3 */
 static int cmp_node_pos(const void *a, const void *b) {
     const int64_t *x = a, *y = b;
@@ -698,19 +806,44 @@ static int cmp_node_pos(const void *a, const void *b) {
     return (x[3] > y[3]) - (x[3] < y[3]);
 }
 
+/* records of 4 int64 sorted by all four fields (by_pos 0) or by fields 0 then 3 (by_pos
+ * 1): insertion sort for the few records of a graph, qsort beyond (the orders are total
+ * on the records sorted here: field 3 is a distinct position) */
+static void sort_records(int64_t *r, size_t n, int by_pos) {
+    if (n > 24) {
+        qsort(r, n, 4 * sizeof(int64_t), by_pos ? cmp_node_pos : cmp_i64x4);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        int64_t x[4];
+        memcpy(x, r + 4 * i, sizeof x);
+        size_t j = i;
+        while (j > 0) {
+            const int64_t *y = r + 4 * (j - 1);
+            int after;
+            if (by_pos) after = y[0] != x[0] ? y[0] > x[0] : y[3] > x[3];
+            else after = y[0] != x[0] ? y[0] > x[0] : y[1] != x[1] ? y[1] > x[1] : y[2] != x[2] ? y[2] > x[2] : y[3] > x[3];
+            if (!after) break;
+            memcpy(r + 4 * j, y, sizeof x);
+            j--;
+        }
+        memcpy(r + 4 * j, x, sizeof x);
+    }
+}
+
 /* attribute records (node, role, value, position) x na: duplicates (same node, role,
  * value) dropped, the rest node by node in written order; returns how many are kept.
  * att + 4 k is compared with the previous record, kept or not: equal triples are
  * adjacent after the sort, so it is the same test as with the last kept one */
 static size_t unique_attributes(int64_t *att, size_t na) {
-    qsort(att, na, 4 * sizeof(int64_t), cmp_i64x4);
+    sort_records(att, na, 0);
     size_t m = 0;
     for (size_t k = 0; k < na; k++) {
         if (k > 0 && memcmp(att + 4 * k, att + 4 * (k - 1), 3 * sizeof(int64_t)) == 0) continue;
         if (m != k) memcpy(att + 4 * m, att + 4 * k, 4 * sizeof(int64_t));
         m++;
     }
-    qsort(att, m, 4 * sizeof(int64_t), cmp_node_pos);
+    sort_records(att, m, 1);
     return m;
 }
 
@@ -881,18 +1014,61 @@ typedef struct {
     int64_t *att, *rel, *sorted;
     uint8_t *dup;
     size_t cap;                  /* records of 4 int64 that att, rel and sorted hold */
+    int32_t *rmap;               /* per role number: the codes of its roles (colon_role), -1 unknown */
+    size_t rcap;                 /* roles rmap holds */
 } scratch_t;
 
 static void scratch_free(scratch_t *w) {
     st_free(&w->vars);
-    free(w->att); free(w->rel); free(w->sorted); free(w->dup);
+    free(w->att); free(w->rel); free(w->sorted); free(w->dup); free(w->rmap);
 }
 
-static int graph_codes(PyObject *block, graph_t *g, strtab *words, PyObject *keep, vec_t *out,
-                       char **tmp, size_t *tcap, char **rbuf, scratch_t *w) {
+/* the number of ":" + role (role: a number of `words`) as an attribute's role (rel 0),
+ * or as a relation's (rel 1): de-inverted unless in `keep` (*inv set then), remembered
+ * per role; -1 memory, -2 Python error */
+static int colon_role(strtab *words, PyObject *keep, scratch_t *w, int role, int rel, int *inv) {
+    if ((size_t)role >= w->rcap) {
+        size_t nc = ((size_t)role + 1) * 2 + 64;
+        int32_t *m = realloc(w->rmap, sizeof(int32_t) * 2 * nc);
+        if (!m) return -1;
+        for (size_t q = 2 * w->rcap; q < 2 * nc; q++) m[q] = -1;
+        w->rmap = m;
+        w->rcap = nc;
+    }
+    int32_t got = w->rmap[2 * (size_t)role + rel];
+    if (got < 0) {
+        size_t rl = (size_t)words->slen[role];
+        size_t keep_len = rl;   /* the role's length after de-inversion */
+        int turned = 0;
+        if (rel && rl > 3 && memcmp(words->buf + words->off[role] + rl - 3, "-of", 3) == 0) {
+            int kept = 0;
+            for (Py_ssize_t q = 0; q < PyTuple_GET_SIZE(keep); q++) {
+                Py_ssize_t kl;
+                const char *ks = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(keep, q), &kl);
+                if (!ks) return -2;
+                if ((size_t)kl == rl && memcmp(ks, words->buf + words->off[role], rl) == 0) { kept = 1; break; }
+            }
+            if (!kept) { keep_len = rl - 3; turned = 1; }
+        }
+        /* ":" + role (the table may move: copy first) */
+        char small[256], *nb = keep_len < sizeof small ? small : malloc(keep_len + 1);
+        if (!nb) return -1;
+        nb[0] = ':';
+        memcpy(nb + 1, words->buf + words->off[role], keep_len);
+        int crole = st_id(words, nb, keep_len + 1);
+        if (nb != small) free(nb);
+        if (crole < 0) return -1;
+        got = w->rmap[2 * (size_t)role + rel] = (int32_t)(2 * crole + turned);
+    }
+    *inv = got & 1;
+    return got >> 1;
+}
+
+static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *keep, vec_t *out,
+                       char **tmp, size_t *tcap, scratch_t *w) {
     /* 1 written; 0 refused (nothing written); -1 Python error */
-    const int kind = PyUnicode_KIND(block);
-    const void *data = PyUnicode_DATA(block);
+    const int kind = t->kind;
+    const void *data = t->data;
     int n = g->n_nodes;
     strtab *vs = &w->vars;
     size_t na = 0, nr = 0, start = out->n;
@@ -942,27 +1118,11 @@ static int graph_codes(PyObject *block, graph_t *g, strtab *words, PyObject *kee
             if (id == -2) goto done;
             if (id >= 0) target = id;
         }
-        size_t rl = (size_t)words->slen[role];
-        int src = br->node, tgt = target;
-        size_t keep_len = rl;   /* the role's length after de-inversion */
-        if (target >= 0 && rl > 3 && memcmp(words->buf + words->off[role] + rl - 3, "-of", 3) == 0) {
-            int kept = 0;
-            for (Py_ssize_t q = 0; q < PyTuple_GET_SIZE(keep); q++) {
-                Py_ssize_t kl;
-                const char *ks = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(keep, q), &kl);
-                if (!ks) goto done;
-                if ((size_t)kl == rl && memcmp(ks, words->buf + words->off[role], rl) == 0) { kept = 1; break; }
-            }
-            if (!kept) { keep_len = rl - 3; src = target; tgt = br->node; }
-        }
-        /* the number of ":" + role (the table may move: copy first) */
-        char *nb = realloc(*rbuf, keep_len + 1);
-        if (!nb) { PyErr_NoMemory(); goto done; }
-        *rbuf = nb;
-        nb[0] = ':';
-        memcpy(nb + 1, words->buf + words->off[role], keep_len);
-        int crole = st_id(words, nb, keep_len + 1);
-        if (crole < 0) { PyErr_NoMemory(); goto done; }
+        int src = br->node, tgt = target, inv = 0;
+        int crole = colon_role(words, keep, w, role, target >= 0, &inv);
+        if (crole == -1) { PyErr_NoMemory(); goto done; }
+        if (crole < 0) goto done;
+        if (inv) { src = target; tgt = br->node; }
         if (target < 0) {
             int v = text_id(words, kind, data, br->va, br->vb, br->quoted, 1, 0, tmp, tcap);
             if (v == -1) { PyErr_NoMemory(); goto done; }
@@ -983,7 +1143,7 @@ static int graph_codes(PyObject *block, graph_t *g, strtab *words, PyObject *kee
     /* relations: distinct (source, role, target), each where it is first written */
     memcpy(sorted, rel, sizeof(int64_t) * 4 * nr);
     for (size_t k = 0; k < nr; k++) sorted[4 * k + 3] = (int64_t)k;
-    qsort(sorted, nr, 4 * sizeof(int64_t), cmp_i64x4);
+    sort_records(sorted, nr, 0);
     for (size_t k = 1; k < nr; k++)
         if (memcmp(sorted + 4 * k, sorted + 4 * (k - 1), 3 * sizeof(int64_t)) == 0) dup[sorted[4 * k + 3]] = 1;
     size_t nrel = 0;
@@ -1006,6 +1166,78 @@ done:
     return rv;
 }
 
+/* the state of one pair_codes call */
+typedef struct {
+    strtab words;
+    vec_t out;
+    char *tmp;
+    size_t tcap;
+    scratch_t w;
+    graph_t g;
+    PyObject *keep, *ids, *refused;
+} coder_t;
+
+static void coder_free(coder_t *c) {
+    Py_XDECREF(c->ids); Py_XDECREF(c->refused);
+    st_free(&c->words);
+    scratch_free(&c->w);
+    graph_free(&c->g);
+    free(c->out.v); free(c->tmp);
+}
+
+/* 0 ready (ids: a list of np Nones to fill); -1 Python error (coder_free it) */
+static int coder_init(coder_t *c, PyObject *keep, Py_ssize_t np) {
+    memset(c, 0, sizeof *c);
+    c->keep = keep;
+    if (st_init(&c->words, 1024, 16384) < 0 || st_init(&c->w.vars, 64, 256) < 0 || st_id(&c->words, "", 0) != 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (!(c->ids = PyList_New(np)) || !(c->refused = PyList_New(0))) return -1;
+    for (Py_ssize_t k = 0; k < np; k++) { Py_INCREF(Py_None); PyList_SET_ITEM(c->ids, k, Py_None); }
+    return 0;
+}
+
+/* codes pair k of texts tx[0] (gold) and tx[1] (system; NULL: a block that is not a
+ * str); 0 done, -1 Python error */
+static int coder_pair(coder_t *c, text_t *tx[2], Py_ssize_t k) {
+    size_t start = c->out.n;
+    int ok = 1;
+    PyObject *id = NULL;
+    for (int side = 0; side < 2 && ok; side++) {
+        int r = tx[side] ? read_text(tx[side], &c->g, side == 0) : 0;
+        if (r > 0) r = graph_codes(tx[side], &c->g, &c->words, c->keep, &c->out, &c->tmp, &c->tcap, &c->w);
+        if (r < 0) { Py_XDECREF(id); return -1; }
+        if (r == 0) ok = 0;
+        else if (side == 0 && c->g.id) { id = c->g.id; Py_INCREF(id); }
+    }
+    if (!ok) {
+        Py_CLEAR(id);
+        c->out.n = start;
+        for (int q = 0; q < 10; q++)
+            if (vpush(&c->out, q % 5 == 0 ? -1 : 0) < 0) { PyErr_NoMemory(); return -1; }
+        PyObject *kk = PyLong_FromSsize_t(k);
+        if (!kk) return -1;
+        int bad = PyList_Append(c->refused, kk);
+        Py_DECREF(kk);
+        if (bad) return -1;
+    }
+    if (id) {
+        PyObject *was = PyList_GET_ITEM(c->ids, k);
+        PyList_SET_ITEM(c->ids, k, id);
+        Py_DECREF(was);
+    }
+    return 0;
+}
+
+/* (ids, codes, refused) of a finished call */
+static PyObject *coder_result(coder_t *c) {
+    PyObject *codes = PyBytes_FromStringAndSize(c->out.n ? (const char *)c->out.v : NULL,
+                                                (Py_ssize_t)(c->out.n * sizeof(int64_t)));
+    if (!codes) return NULL;
+    return Py_BuildValue("(ONO)", c->ids, codes, c->refused);
+}
+
 static PyObject *t_pair_codes(PyObject *self, PyObject *args) {
     PyObject *golds, *systems, *keep;
     if (!PyArg_ParseTuple(args, "O!O!O!", &PyList_Type, &golds, &PyList_Type, &systems, &PyTuple_Type, &keep))
@@ -1015,57 +1247,105 @@ static PyObject *t_pair_codes(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "pair_codes: lists of different lengths");
         return NULL;
     }
-    PyObject *ids = NULL, *refused = NULL, *result = NULL;
-    strtab words;
-    vec_t out = {0};
-    char *tmp = NULL, *rbuf = NULL;
-    size_t tcap = 0;
-    scratch_t w;
-    memset(&w, 0, sizeof w);
-    if (st_init(&words, 1024, 16384) < 0) { PyErr_NoMemory(); return NULL; }
-    if (st_init(&w.vars, 64, 256) < 0) { st_free(&words); st_free(&w.vars); PyErr_NoMemory(); return NULL; }
-    if (st_id(&words, "", 0) != 0) { PyErr_NoMemory(); goto out; }
-    if (!(ids = PyList_New(np)) || !(refused = PyList_New(0))) goto out;
+    coder_t c;
+    PyObject *result = NULL;
+    if (coder_init(&c, keep, np) < 0) goto out;
     for (Py_ssize_t k = 0; k < np; k++) {
-        PyObject *blocks[2] = {PyList_GET_ITEM(golds, k), PyList_GET_ITEM(systems, k)};
-        size_t start = out.n;
-        int ok = 1;
-        PyObject *id = NULL;
-        for (int side = 0; side < 2 && ok; side++) {
-            graph_t g;
-            int r = read_graph(blocks[side], &g, side == 0);
-            if (r < 0) { graph_free(&g); goto out; }
-            if (r > 0) r = graph_codes(blocks[side], &g, &words, keep, &out, &tmp, &tcap, &rbuf, &w);
-            if (r < 0) { graph_free(&g); goto out; }
-            if (r == 0) ok = 0;
-            else if (side == 0 && g.id) { id = g.id; Py_INCREF(id); }
-            graph_free(&g);
-        }
-        if (!ok) {
-            Py_CLEAR(id);
-            out.n = start;
-            for (int q = 0; q < 10; q++)
-                if (vpush(&out, q % 5 == 0 ? -1 : 0) < 0) { PyErr_NoMemory(); goto out; }
-            PyObject *kk = PyLong_FromSsize_t(k);
-            if (!kk) goto out;
-            int bad = PyList_Append(refused, kk);
-            Py_DECREF(kk);
-            if (bad) goto out;
-        }
-        if (!id) { id = Py_None; Py_INCREF(id); }
-        PyList_SET_ITEM(ids, k, id);
+        text_t t[2], *tx[2];
+        for (int side = 0; side < 2; side++)
+            tx[side] = text_of(PyList_GET_ITEM(side ? systems : golds, k), &t[side]) ? &t[side] : NULL;
+        if (coder_pair(&c, tx, k) < 0) goto out;
     }
-    {
-        PyObject *codes = PyBytes_FromStringAndSize(out.n ? (const char *)out.v : NULL,
-                                                    (Py_ssize_t)(out.n * sizeof(int64_t)));
-        if (!codes) goto out;
-        result = Py_BuildValue("(ONO)", ids, codes, refused);
-    }
+    result = coder_result(&c);
 out:
-    Py_XDECREF(ids); Py_XDECREF(refused);
-    st_free(&words);
-    scratch_free(&w);
-    free(out.v); free(tmp); free(rbuf);
+    coder_free(&c);
+    return result;
+}
+
+/* ------------------------------------------------------------ coded corpus from bytes
+ *
+ *   pair_codes_units(gold_buf, gold_base, gold_units, system_buf, system_base, system_units, keep)
+ *       -> (ids, codes, refused)
+ *
+ * pair_codes of the blocks of two files given as byte ranges, with no Python object per
+ * block: `*_buf` is a piece of the file (bytes-like, UTF-8) starting at file offset
+ * `*_base`; `*_units` bytes of int64 triples (start, end, first line) in file offsets, as
+ * mrkit.codecs._cut.scan gives them (its units are the blocks of iter_block_lists with
+ * content_only), one per pair, both of the same length.  A block of ASCII bytes is read in
+ * place, one byte per character; any other is decoded as UTF-8 (strict) to a str first.
+ * The result is exactly pair_codes(decoded gold blocks, decoded system blocks, keep)
+ * (tests/features/test_pair_codes.py). */
+
+/* the text of unit u (start, end) of buf (file offset base): 1 set (*str a new
+ * reference when decoded), 0 not UTF-8 (error cleared: the pair is refused), -1 error */
+static int unit_text(const Py_buffer *buf, int64_t base, const int64_t *u, text_t *t, PyObject **str) {
+    *str = NULL;
+    int64_t a = u[0] - base, b = u[1] - base;
+    if (a < 0 || b < a || b > buf->len) {
+        PyErr_SetString(PyExc_ValueError, "pair_codes_units: a unit outside its buffer");
+        return -1;
+    }
+    const unsigned char *p = (const unsigned char *)buf->buf + a;
+    Py_ssize_t n = (Py_ssize_t)(b - a), k = 0;
+    uint64_t any = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t x;
+        memcpy(&x, p + k, 8);
+        any |= x;
+    }
+    for (; k < n; k++) any |= p[k];
+    if (!(any & 0x8080808080808080ULL)) {
+        t->kind = PyUnicode_1BYTE_KIND;
+        t->data = p;
+        t->n = n;
+        t->str = NULL;
+        return 1;
+    }
+    *str = PyUnicode_DecodeUTF8((const char *)p, n, "strict");
+    if (!*str) {
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) return -1;
+        PyErr_Clear();
+        return 0;
+    }
+    return text_of(*str, t) ? 1 : -1;
+}
+
+static PyObject *t_pair_codes_units(PyObject *self, PyObject *args) {
+    Py_buffer bufs[2], units[2];
+    long long base[2];
+    PyObject *keep;
+    if (!PyArg_ParseTuple(args, "y*Ly*y*Ly*O!", &bufs[0], &base[0], &units[0], &bufs[1], &base[1], &units[1],
+                          &PyTuple_Type, &keep))
+        return NULL;
+    PyObject *result = NULL;
+    coder_t c;
+    int ready = 0;
+    Py_ssize_t np = units[0].len / 24;
+    if (units[0].len % 24 || units[1].len != units[0].len) {
+        PyErr_SetString(PyExc_ValueError, "pair_codes_units: units of different lengths (or not int64 triples)");
+        goto out;
+    }
+    ready = 1;
+    if (coder_init(&c, keep, np) < 0) goto out;
+    for (Py_ssize_t k = 0; k < np; k++) {
+        text_t t[2], *tx[2];
+        PyObject *str[2] = {NULL, NULL};
+        int bad = 0;
+        for (int side = 0; side < 2; side++) {
+            int64_t u[3];
+            memcpy(u, (const char *)units[side].buf + 24 * k, sizeof u);
+            int r = unit_text(&bufs[side], base[side], u, &t[side], &str[side]);
+            if (r < 0) bad = 1;
+            tx[side] = r > 0 ? &t[side] : NULL;
+        }
+        if (!bad && coder_pair(&c, tx, k) < 0) bad = 1;
+        Py_XDECREF(str[0]); Py_XDECREF(str[1]);
+        if (bad) goto out;
+    }
+    result = coder_result(&c);
+out:
+    if (ready) coder_free(&c);
+    for (int side = 0; side < 2; side++) { PyBuffer_Release(&bufs[side]); PyBuffer_Release(&units[side]); }
     return result;
 }
 
@@ -1076,10 +1356,16 @@ static PyMethodDef methods[] = {
      "block_triples(block, keep) -> (id, variables, instances, attributes, relations, tops) | None"},
     {"pair_codes", t_pair_codes, METH_VARARGS,
      "pair_codes(gold_blocks, system_blocks, keep) -> (ids, codes, refused): int64-coded triples of many pairs"},
+    {"pair_codes_units", t_pair_codes_units, METH_VARARGS,
+     "pair_codes_units(gold_buf, gold_base, gold_units, system_buf, system_base, system_units, keep) -> "
+     "(ids, codes, refused): pair_codes of two files' blocks given as byte ranges"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_triples",
                                        "Compiled Smatch triples of a pair of PENMAN blocks, integer-coded.",
                                        -1, methods};
 
-PyMODINIT_FUNC PyInit__triples(void) { return PyModule_Create(&moduledef); }
+PyMODINIT_FUNC PyInit__triples(void) {
+    fill_classes();
+    return PyModule_Create(&moduledef);
+}

@@ -16,21 +16,42 @@ Duplicate triples are counted once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..model.amr import NON_INVERTED_OF, normalize_relation
 from ..model.graph import Graph
 
 
-@dataclass
-class Triples:
-    """The Smatch triples of one graph, over node indices ``0..n-1``."""
+_FACTORY = object()  # "an empty list" (the default_factory of the dataclass Triples was)
 
-    variables: list[str]
-    instances: list[tuple[int, str]] = field(default_factory=list)
-    attributes: list[tuple[int, str, str]] = field(default_factory=list)
-    relations: list[tuple[int, str, int]] = field(default_factory=list)
-    tops: list[int] = field(default_factory=list)
+
+class Triples:
+    """The Smatch triples of one graph, over node indices ``0..n-1``.
+
+    (Written out as ``@dataclass`` generated it: the dataclass cost start-up, issue 14;
+    tests/features/test_triples_record.py compares the two.)"""
+
+    __match_args__ = ("variables", "instances", "attributes", "relations", "tops")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, variables: list[str], instances: list[tuple[int, str]] = _FACTORY,  # type: ignore[assignment]
+                 attributes: list[tuple[int, str, str]] = _FACTORY,  # type: ignore[assignment]
+                 relations: list[tuple[int, str, int]] = _FACTORY,  # type: ignore[assignment]
+                 tops: list[int] = _FACTORY) -> None:  # type: ignore[assignment]
+        self.variables = variables
+        self.instances = [] if instances is _FACTORY else instances
+        self.attributes = [] if attributes is _FACTORY else attributes
+        self.relations = [] if relations is _FACTORY else relations
+        self.tops = [] if tops is _FACTORY else tops
+
+    def __repr__(self) -> str:
+        return self.__class__.__qualname__ + (
+            f"(variables={self.variables!r}, instances={self.instances!r}, attributes={self.attributes!r}, "
+            f"relations={self.relations!r}, tops={self.tops!r})")
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.variables, self.instances, self.attributes, self.relations, self.tops) == \
+                (other.variables, other.instances, other.attributes, other.relations, other.tops)
+        return NotImplemented
 
     def __len__(self) -> int:
         return len(self.instances) + len(self.attributes) + len(self.relations) + len(self.tops)
@@ -129,6 +150,20 @@ def pair_codes(golds: list[str], systems: list[str], keep: frozenset[str] = NON_
         return None
     return fn(golds, systems, _keep_tuple(keep))
 
+
+def pair_codes_units(gold: tuple, system: tuple, keep: frozenset[str] = NON_INVERTED_OF):
+    """:func:`pair_codes` of the blocks of two files given as byte ranges, with no Python
+    object per block: ``gold`` and ``system`` are ``(piece, offset, units)`` -- bytes of the
+    file starting at file offset ``offset`` and the int64 (start, end, first line) triples
+    of the blocks in it (:func:`mrkit.codecs.penman_units.unit_pieces`, without graphs),
+    as many for both files.  Exactly :func:`pair_codes` of the decoded blocks (tested);
+    ``None`` when it would be ``None``."""
+    fn = _pair_codes()
+    if fn is None or _block_triples() is None:
+        return None
+    from ._triples import pair_codes_units as units_fn
+
+    return units_fn(*gold, *system, _keep_tuple(keep))
 
 
 _CODES: list = []

@@ -240,8 +240,12 @@ CODED = {
 """The metrics counted over the whole corpus in C (for the options named), and how:
 (options have a kernel, kernel, per-pair function, result, values per pair)."""
 
-BATCH = 4096
-"""Pairs per call of the compiled reader and kernels."""
+BATCH = 1 << 14
+"""Pairs per call of the compiled reader and kernels (at most: a window of either file
+bounds a call too)."""
+
+WINDOW = 1 << 22
+"""Bytes of a file read at a time by the coded path (then completed to the end of a line)."""
 
 
 def _pair_batches(gold: str, system: str):
@@ -268,7 +272,7 @@ def _pair_batches(gold: str, system: str):
                     done[side] = True
                 else:
                     bufs[side].extend(nxt)
-        n = min(len(bufs[0]), len(bufs[1]))
+        n = min(len(bufs[0]), len(bufs[1]), BATCH)
         if n:
             yield [t for _, t in bufs[0][:n]], [t for _, t in bufs[1][:n]], bufs[0][:n], bufs[1][:n]
             del bufs[0][:n], bufs[1][:n]
@@ -286,39 +290,102 @@ def _pair_batches(gold: str, system: str):
         return
 
 
+def _block_batches(gold: str, system: str, keep: frozenset[str]):
+    """The batches of :func:`score_coded` from the blocks as text (:func:`_pair_batches`):
+    ``(pair_codes result, pairs, blocks)``, ``blocks(i)`` the ``(first line, text)`` of pair
+    ``i``'s gold and system block."""
+    from ..features.triples import pair_codes
+
+    for gtexts, stexts, gblocks, sblocks in _pair_batches(gold, system):
+        yield pair_codes(gtexts, stexts, keep), len(gtexts), lambda i, g=gblocks, s=sblocks: (g[i], s[i])
+
+
+def _unit_batches(gold: str, system: str, keep: frozenset[str]):
+    """The batches of :func:`_block_batches` read from the files' bytes with no Python
+    object per block: the blocks of each file found by the compiled scanner
+    (:func:`mrkit.codecs.penman_units.unit_pieces`), paired in order and coded in place
+    (:func:`mrkit.features.triples.pair_codes_units`).  The same blocks, pairs and
+    :class:`_General` as :func:`_block_batches`; raises
+    :class:`~mrkit.codecs.penman_units.CutDeclined` when a file is not UTF-8 (the caller
+    reads the blocks as text, which reports it where it should)."""
+    from ..codecs.penman_units import UNIT, unit_pieces
+    from ..features.triples import pair_codes_units
+
+    streams = [unit_pieces(gold, str(gold), False, WINDOW), unit_pieces(system, str(system), False, WINDOW)]
+    cur: list = [None, None]  # per file: [piece, offset, units (a memoryview), bytes of units used]
+    k = 0
+    while True:
+        for side in (0, 1):
+            while cur[side] is None or cur[side][3] == len(cur[side][2]):
+                nxt = next(streams[side], None)
+                if nxt is None:
+                    cur[side] = None
+                    break
+                cur[side] = [nxt[0], nxt[1], memoryview(nxt[2]), 0]
+        if cur[0] is None or cur[1] is None:
+            if cur[0] is not None or cur[1] is not None or k == 0:
+                raise _General
+            return
+        n = min(len(cur[0][2]) - cur[0][3], len(cur[1][2]) - cur[1][3], BATCH * UNIT)
+        runs = [(c[0], c[1], c[2][c[3]:c[3] + n]) for c in cur]
+        for c in cur:
+            c[3] += n
+        k += n // UNIT
+        yield pair_codes_units(runs[0], runs[1], keep), n // UNIT, lambda i, r=runs: (_unit_block(r[0], i),
+                                                                                       _unit_block(r[1], i))
+
+
+def _unit_block(run: tuple, i: int) -> tuple[int, str]:
+    """``(first line, text)`` of unit ``i`` of ``(piece, offset, units)``: the block as
+    :func:`mrkit.codecs.penman.iter_block_lists` gives it."""
+    piece, offset, units = run
+    start, end, line = units[24 * i:24 * i + 24].cast("q")
+    return line, piece[start - offset:end - offset].decode("utf-8")
+
+
 def score_coded(metric: str, gold: str, system: str, keep: frozenset[str], executor=None, **options):
     """Metric ``metric`` (one of :data:`CODED`) of two PENMAN files counted in C over the
-    whole corpus: the blocks go to :func:`mrkit.features.triples.pair_codes` a batch at a
-    time, its codes to the metric's kernel, and the kernel's flat array of counts or
-    scores, as columns, straight to the metric's result (a
-    :class:`~mrkit.aggregate.columns.ColumnTable`), with no Python object per triple,
-    graph or pair.  A pair the reader or the kernel leaves alone is read and counted as
-    the triples path does (the same errors, in the same order).  Raises
+    whole corpus: the blocks go to the compiled reader a batch at a time (straight from the
+    files' bytes, :func:`_unit_batches`, or as text, :func:`_block_batches`, when the
+    scanner is missing or a file is not UTF-8), its codes to the metric's kernel, and the
+    kernel's flat array of counts or scores, as columns, straight to the metric's result
+    (a :class:`~mrkit.aggregate.columns.ColumnTable`), with no Python object per block,
+    triple, graph or pair.  A pair the reader or the kernel leaves alone is read and
+    counted as the triples path does (the same errors, in the same order).  Raises
     :class:`_Declined` when a compiled piece is missing, :class:`_General` when the
     general path must run; the same result as the triples path
     (``tests/pipeline/test_amr_metrics_coded.py``)."""
-    from array import array
+    from ..codecs.penman_units import CutDeclined, available
 
-    from ..features.triples import pair_codes
+    if available() and not os.environ.get("MRKIT_PURE_UNITS"):
+        try:
+            return _score_batches(metric, _unit_batches(gold, system, keep), gold, system, keep, options)
+        except CutDeclined:
+            pass
+    return _score_batches(metric, _block_batches(gold, system, keep), gold, system, keep, options)
+
+
+def _score_batches(metric: str, batches, gold: str, system: str, keep: frozenset[str], options: dict):
+    from array import array
 
     _, kernel, per_pair, result, width = CODED[metric]
     w = width(options)
     glabel, slabel = str(gold), str(system)
     flat = None
     ids: list = []
-    for gtexts, stexts, gblocks, sblocks in _pair_batches(gold, system):
-        coded = pair_codes(gtexts, stexts, keep)
+    for coded, npairs, blocks in batches:
         if coded is None:
             raise _Declined
         bids, codes, _refused = coded
-        vals = kernel(codes, len(gtexts), options)
+        vals = kernel(codes, npairs, options)
         if vals is None:
             raise _Declined
         base = len(ids)
         firsts = vals[0::w]
         for i in [i for i, x in enumerate(firsts) if not x >= 0]:  # negative or NaN: left to us
-            gid, a = _read_block(glabel, gblocks[i][0], gblocks[i][1], base + i, keep)
-            _, b = _read_block(slabel, sblocks[i][0], sblocks[i][1], base + i, keep)
+            (gline, gtext), (sline, stext) = blocks(i)
+            gid, a = _read_block(glabel, gline, gtext, base + i, keep)
+            _, b = _read_block(slabel, sline, stext, base + i, keep)
             bids[i] = gid
             vals[i * w:(i + 1) * w] = array(vals.typecode, per_pair(a, b, options))
         if flat is None:

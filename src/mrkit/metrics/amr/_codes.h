@@ -52,17 +52,9 @@ static int cg_read(const int64_t **p, const int64_t *end, cgraph *g) {
 
 /* labelled view (as features/labelled.py's labelled_from_triples): nodes are the
  * variables (their concept, string 0 "" without one) then one node per attribute value;
- * edges the relations then one per attribute.  Arrays allocated here (n + 1, m + 1 long),
- * freed by the caller also after -1.  0 ok, -1 memory. */
-static inline int cg_arrays(const cgraph *g, int64_t *n, int64_t *m, int64_t **label_out, int64_t **es_out,
-                     int64_t **er_out, int64_t **et_out) {
-    *n = g->n + g->na;
-    *m = g->nr + g->na;
-    int64_t *label = *label_out = malloc(sizeof(int64_t) * (size_t)(*n + 1));
-    int64_t *es = *es_out = malloc(sizeof(int64_t) * (size_t)(*m + 1));
-    int64_t *er = *er_out = malloc(sizeof(int64_t) * (size_t)(*m + 1));
-    int64_t *et = *et_out = malloc(sizeof(int64_t) * (size_t)(*m + 1));
-    if (!label || !es || !er || !et) return -1;
+ * edges the relations then one per attribute; written into label (g->n + g->na long) and
+ * es, er, et (g->nr + g->na long). */
+static inline void cg_fill(const cgraph *g, int64_t *label, int64_t *es, int64_t *er, int64_t *et) {
     for (int64_t v = 0; v < g->n; v++) label[v] = 0;
     for (int64_t j = 0; j < g->ni; j++) label[g->inst[2 * j]] = g->inst[2 * j + 1];
     int64_t e = 0;
@@ -73,6 +65,20 @@ static inline int cg_arrays(const cgraph *g, int64_t *n, int64_t *m, int64_t **l
         label[g->n + j] = g->attr[3 * j + 2];
         es[e] = g->attr[3 * j]; er[e] = g->attr[3 * j + 1]; et[e] = g->n + j;
     }
+}
+
+/* the labelled view of cg_fill in arrays allocated here (n + 1, m + 1 long), freed by the
+ * caller also after -1.  0 ok, -1 memory. */
+static inline int cg_arrays(const cgraph *g, int64_t *n, int64_t *m, int64_t **label_out, int64_t **es_out,
+                     int64_t **er_out, int64_t **et_out) {
+    *n = g->n + g->na;
+    *m = g->nr + g->na;
+    int64_t *label = *label_out = malloc(sizeof(int64_t) * (size_t)(*n + 1));
+    int64_t *es = *es_out = malloc(sizeof(int64_t) * (size_t)(*m + 1));
+    int64_t *er = *er_out = malloc(sizeof(int64_t) * (size_t)(*m + 1));
+    int64_t *et = *et_out = malloc(sizeof(int64_t) * (size_t)(*m + 1));
+    if (!label || !es || !er || !et) return -1;
+    cg_fill(g, label, es, er, et);
     return 0;
 }
 

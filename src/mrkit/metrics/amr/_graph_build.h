@@ -19,7 +19,7 @@ static int g_build(G *g, PyObject *nobj, PyObject *inst, PyObject *attr, PyObjec
 }
 
 /* G of a coded graph (g_free frees it); 0 ok, -1 memory */
-static int g_build_codes(G *g, const cgraph *c) {
+static inline int g_build_codes(G *g, const cgraph *c) {
     memset(g, 0, sizeof(*g));
     int64_t n, m;
     if (cg_arrays(c, &n, &m, &g->label, &g->es, &g->er, &g->et) < 0) return -1;

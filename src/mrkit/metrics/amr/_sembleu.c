@@ -43,18 +43,25 @@ static void g_free(G *g) {
 
 /* the out-edge lists (CSR) of g, whose n, m, label, es, er, et are set; 0 ok, -1 memory
  * (no exception set) */
+static void g_csr(G *g, Py_ssize_t *fill);
+
 static int g_finish(G *g) {
     g->off = calloc(g->n + 2, sizeof(Py_ssize_t));
     g->out = malloc(sizeof(Py_ssize_t) * (g->m + 1));
     Py_ssize_t *fill = malloc(sizeof(Py_ssize_t) * (g->n + 1));
     if (!g->off || !g->out || !fill) { free(fill); return -1; }
+    g_csr(g, fill);
+    free(fill);
+    return 0;
+}
+
+/* g_finish's lists in g->off (n + 2, zeros) and g->out (m + 1), fill: n + 1 of scratch */
+static void g_csr(G *g, Py_ssize_t *fill) {
     Py_ssize_t e;
     for (e = 0; e < g->m; e++) g->off[g->es[e] + 1]++;
     for (Py_ssize_t v = 0; v < g->n; v++) g->off[v + 1] += g->off[v];
     memcpy(fill, g->off, sizeof(Py_ssize_t) * (g->n + 1));
     for (e = 0; e < g->m; e++) g->out[fill[g->es[e]]++] = e;
-    free(fill);
-    return 0;
 }
 
 #include "_codes.h"
@@ -66,8 +73,27 @@ static int cmp_key(const void *a, const void *b) {
     return (x->lo > y->lo) - (x->lo < y->lo);
 }
 
-/* the n-grams of order n (1..3) of g, unsorted; count in *cnt; NULL on memory error */
-static Key *grams(G *g, int n, Py_ssize_t *cnt) {
+static inline int key_less(const Key *x, const Key *y) {
+    return x->hi != y->hi ? x->hi < y->hi : x->lo < y->lo;
+}
+
+/* the keys sorted: insertion sort for the few n-grams of a sentence, qsort beyond (equal
+ * keys are identical, so any sort gives the same array) */
+static void sort_keys(Key *k, Py_ssize_t c) {
+    if (c > 32) {
+        qsort(k, c, sizeof(Key), cmp_key);
+        return;
+    }
+    for (Py_ssize_t i = 1; i < c; i++) {
+        Key x = k[i];
+        Py_ssize_t j = i;
+        while (j > 0 && key_less(&x, &k[j - 1])) { k[j] = k[j - 1]; j--; }
+        k[j] = x;
+    }
+}
+
+/* how many n-grams of order n (1..3) g has (at most) */
+static Py_ssize_t grams_size(const G *g, int n) {
     Py_ssize_t size = 0;
     if (n == 1) size = g->n;
     else if (n == 2) size = g->m;
@@ -76,8 +102,11 @@ static Key *grams(G *g, int n, Py_ssize_t *cnt) {
             int64_t m = g->et[e];
             size += g->off[m + 1] - g->off[m];
         }
-    Key *k = malloc(sizeof(Key) * (size + 1));
-    if (!k) { PyErr_NoMemory(); return NULL; }
+    return size;
+}
+
+/* the n-grams of order n (1..3) of g, sorted, into k (grams_size(g, n) long); their count */
+static Py_ssize_t grams_into(const G *g, int n, Key *k) {
     Py_ssize_t c = 0;
     if (n == 1)
         for (Py_ssize_t v = 0; v < g->n; v++) { k[c].hi = (uint64_t)g->label[v]; k[c].lo = 0; c++; }
@@ -100,9 +129,29 @@ static Key *grams(G *g, int n, Py_ssize_t *cnt) {
                 c++;
             }
         }
-    qsort(k, c, sizeof(Key), cmp_key);
-    *cnt = c;
+    sort_keys(k, c);
+    return c;
+}
+
+/* the n-grams of order n (1..3) of g, sorted (malloc'd); count in *cnt; NULL on memory error */
+static Key *grams(G *g, int n, Py_ssize_t *cnt) {
+    Key *k = malloc(sizeof(Key) * (grams_size(g, n) + 1));
+    if (!k) { PyErr_NoMemory(); return NULL; }
+    *cnt = grams_into(g, n, k);
     return k;
+}
+
+/* grams into a buffer kept from call to call (grown as needed); NULL on memory error */
+static Key *grams_buf(const G *g, int n, Py_ssize_t *cnt, Key **buf, Py_ssize_t *cap) {
+    Py_ssize_t size = grams_size(g, n) + 1;
+    if (size > *cap) {
+        Key *k = realloc(*buf, sizeof(Key) * (size_t)(2 * size));
+        if (!k) { PyErr_NoMemory(); return NULL; }
+        *buf = k;
+        *cap = 2 * size;
+    }
+    *cnt = grams_into(g, n, *buf);
+    return *buf;
 }
 
 /* sum over the distinct n-grams of hyp of min(count in hyp, count in ref) */
@@ -193,6 +242,33 @@ static int too_big(const G *g) {
     return 0;
 }
 
+/* G of a coded graph (g_build_codes) in one buffer kept from pair to pair (*buf, *cap
+ * 8-byte words; not to be g_free'd); 0 ok, -1 memory */
+static int g_codes_in(G *g, const cgraph *c, int64_t **buf, size_t *cap) {
+    Py_ssize_t n = (Py_ssize_t)(c->n + c->na), m = (Py_ssize_t)(c->nr + c->na);
+    size_t need = (size_t)(3 * n + 5 * m + 8);
+    if (need > *cap) {
+        int64_t *b = realloc(*buf, sizeof(int64_t) * 2 * need);
+        if (!b) return -1;
+        *buf = b;
+        *cap = 2 * need;
+    }
+    _Static_assert(sizeof(Py_ssize_t) == sizeof(int64_t), "8-byte words");
+    int64_t *p = *buf;
+    g->n = n;
+    g->m = m;
+    g->label = p; p += n + 1;
+    g->es = p; p += m + 1;
+    g->er = p; p += m + 1;
+    g->et = p; p += m + 1;
+    g->off = (Py_ssize_t *)p; p += n + 2;
+    g->out = (Py_ssize_t *)p; p += m + 1;
+    cg_fill(c, g->label, g->es, g->er, g->et);
+    memset(g->off, 0, sizeof(Py_ssize_t) * (size_t)(n + 2));
+    g_csr(g, (Py_ssize_t *)p);   /* n + 1 words */
+    return 0;
+}
+
 static PyObject *k_codes(PyObject *self, PyObject *args) {
     PyObject *codes;
     Py_ssize_t pairs;
@@ -206,30 +282,40 @@ static PyObject *k_codes(PyObject *self, PyObject *args) {
     if (!res) return NULL;
     int64_t *o = (int64_t *)PyBytes_AS_STRING(res);
     memset(o, 0, (size_t)(pairs * w) * sizeof(int64_t));
+    Key *kbuf[2] = {NULL, NULL};   /* the n-grams of the gold and the system graph */
+    Py_ssize_t kcap[2] = {0, 0};
+    int64_t *gbuf[2] = {NULL, NULL};   /* the two graphs */
+    size_t gcap[2] = {0, 0};
     for (Py_ssize_t q = 0; q < pairs; q++) {
         cgraph ca, cb;
         int64_t *row = o + q * w;
-        if (cg_read(&p, end, &ca) < 0 || cg_read(&p, end, &cb) < 0) { Py_DECREF(res); return codes_malformed(); }
+        if (cg_read(&p, end, &ca) < 0 || cg_read(&p, end, &cb) < 0) {
+            free(kbuf[0]); free(kbuf[1]); free(gbuf[0]); free(gbuf[1]);
+            Py_DECREF(res);
+            return codes_malformed();
+        }
         if (ca.n < 0 || cb.n < 0) { row[0] = -1; continue; }
         G a, b;
-        int fail = 0;
-        if (g_build_codes(&a, &ca) < 0) { memset(&b, 0, sizeof(b)); fail = 1; }
-        else if (g_build_codes(&b, &cb) < 0) fail = 1;
-        if (!fail && (too_big(&a) || too_big(&b))) { row[0] = -1; g_free(&a); g_free(&b); continue; }
+        int fail = g_codes_in(&a, &ca, &gbuf[0], &gcap[0]) < 0 || g_codes_in(&b, &cb, &gbuf[1], &gcap[1]) < 0;
+        if (!fail && (too_big(&a) || too_big(&b))) { row[0] = -1; continue; }
         for (int n = 1; n <= k && !fail; n++) {
             Py_ssize_t cr, ch;
-            Key *ref = grams(&a, n, &cr);
-            Key *hyp = ref ? grams(&b, n, &ch) : NULL;
-            if (!ref || !hyp) { free(ref); fail = 1; break; }
+            Key *ref = grams_buf(&a, n, &cr, &kbuf[0], &kcap[0]);
+            Key *hyp = ref ? grams_buf(&b, n, &ch, &kbuf[1], &kcap[1]) : NULL;
+            if (!ref || !hyp) { fail = 1; break; }
             row[n - 1] = clipped(ref, cr, hyp, ch);
             row[k + n - 1] = ch;
-            free(ref); free(hyp);
+        }
+        if (fail) {
+            free(kbuf[0]); free(kbuf[1]); free(gbuf[0]); free(gbuf[1]);
+            Py_DECREF(res);
+            if (!PyErr_Occurred()) PyErr_NoMemory();
+            return NULL;
         }
         row[2 * k] = b.n + b.m;
         row[2 * k + 1] = a.n + a.m;
-        g_free(&a); g_free(&b);
-        if (fail) { Py_DECREF(res); if (!PyErr_Occurred()) PyErr_NoMemory(); return NULL; }
     }
+    free(kbuf[0]); free(kbuf[1]); free(gbuf[0]); free(gbuf[1]);
     if (p != end) { Py_DECREF(res); return codes_malformed(); }
     return res;
 }

@@ -43,7 +43,9 @@ REFERENCE_WEIGHTS = (0.34, 0.33, 0.34)
 
 @dataclass
 class NgramStats:
-    """The n-grams of a graph by order, and its length (labels + edges)."""
+    """The n-grams of one graph per order, and its length (nodes + edges).
+
+    (A docstring of its own: without one, ``dataclass`` imports ``inspect`` to write one.)"""
 
     ngrams: dict[int, Counter]
     length: int
