@@ -87,6 +87,11 @@ def test_missing_file():
     # stray text between or after graphs in one block (was silently dropped)
     ("(a / b)\nstray words\n(c / d)\n", 2, "1", "unexpected text after the graph"),
     ("# ::id first\n(a / b) junk\n", 2, "first", "unexpected text after the graph"),
+    # an ::id further down the block is a later graph's, not this one's (read, the first
+    # graph here is graph 1)
+    ("(a b)\n(a / b)\n# ::id g3\n(a / b)\n", 1, "1", "'a' has no concept"),
+    ("(a b)\n# ::id late\n", 1, "1", "'a' has no concept"),
+    ("(a / b)\n(c d)\n# ::id g3\n(a / b)\n", 2, "2", "'c' has no concept"),
     ("(a / b / c)\n", 1, "1", "expected a role"),
     ("(a / b :ARG0 (c / d) (e / f))\n", 1, "1", "expected a role"),
     # duplicate variables

@@ -251,7 +251,9 @@ def _parse_trees(block: str, start: int, label: str, index: int) -> list[tuple[i
                 raise fail(f"unexpected text after the graph: {_show(toks[pos][1])}", pos)
             gid = metadata.get("id") or block_id or str(index + 1)
             raise fail(f"expected a PENMAN graph starting with '(' but found {_show(toks[pos][1])}", pos)
-        gid = metadata.get("id") or (block_id if not trees else None) or str(index + len(trees) + 1)
+        # the id this graph gets when read (its own comments' ::id, else its number): an
+        # ::id written further down the block belongs to a later graph
+        gid = metadata.get("id") or str(index + len(trees) + 1)
 
         # the open nodes, innermost last; a closed node becomes the value of the role
         # written last in its parent
