@@ -9,6 +9,7 @@ setup(
         Extension(
             "mrkit.align._kernel",
             sources=["src/mrkit/align/_kernel.c"],
+            depends=["src/mrkit/align/_intern.h"],
             extra_compile_args=["-O3", "-std=c99"],
         ),
         Extension(
@@ -39,14 +40,14 @@ setup(
         Extension(
             "mrkit.metrics.amr._wlk",
             sources=["src/mrkit/metrics/amr/_wlk.c"],
-            depends=["src/mrkit/metrics/amr/_triple_arrays.h", "src/mrkit/metrics/amr/_codes.h",
+            depends=["src/mrkit/align/_intern.h", "src/mrkit/metrics/amr/_triple_arrays.h", "src/mrkit/metrics/amr/_codes.h",
                  "src/mrkit/metrics/amr/_graph_build.h"],
             extra_compile_args=["-O3", "-std=c99"],
         ),
         Extension(
             "mrkit.metrics.amr._sembleu",
             sources=["src/mrkit/metrics/amr/_sembleu.c"],
-            depends=["src/mrkit/metrics/amr/_triple_arrays.h", "src/mrkit/metrics/amr/_codes.h",
+            depends=["src/mrkit/align/_intern.h", "src/mrkit/metrics/amr/_triple_arrays.h", "src/mrkit/metrics/amr/_codes.h",
                  "src/mrkit/metrics/amr/_graph_build.h"],
             extra_compile_args=["-O3", "-std=c99"],
         ),

@@ -906,6 +906,28 @@ static int code_problem(const int64_t *c, const uint8_t *mask, double *U, int32_
     return nL;
 }
 
+/* The work arrays of one coded pair (smatch_stage, mapped_stage): the unary table U
+ * (nm = nA x nB, zeroed), the edges' columns and labels (nE edges of both graphs), the
+ * mapping (nA). */
+typedef struct { double *U; int32_t *cols, *labels, *mapping; } pair_buffers;
+
+/* 0, or -1 with MemoryError set; *b is always safe to pass to pair_buffers_free. */
+static int pair_buffers_alloc(pair_buffers *b, size_t nm, int nE, int nA) {
+    b->U = calloc(nm, sizeof(double));
+    b->cols = malloc(sizeof(int32_t) * (6 * (size_t)nE + 1));
+    b->labels = malloc(sizeof(int32_t) * ((size_t)nE + 1));
+    b->mapping = malloc(sizeof(int32_t) * ((size_t)nA + 1));
+    if (!b->U || !b->cols || !b->labels || !b->mapping) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void pair_buffers_free(pair_buffers *b) {
+    free(b->U); free(b->cols); free(b->labels); free(b->mapping);
+}
+
 /* smatch_stage(codes, work) -> score | None
  *
  * The first stage of engine.py's align() on an integer-coded Smatch problem (the codes of
@@ -936,15 +958,11 @@ static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
     }
     if (nA == 0 || nB == 0) { PyBuffer_Release(&cb); return PyFloat_FromDouble(0.0); }
     size_t nm = (size_t)nA * nB;
-    double *U = calloc(nm, sizeof(double));
-    int32_t *cols = malloc(sizeof(int32_t) * (6 * (size_t)(nEa + nEb) + 1));
-    int32_t *labels = malloc(sizeof(int32_t) * ((size_t)(nEa + nEb) + 1));
-    int32_t *mapping = malloc(sizeof(int32_t) * ((size_t)nA + 1));
+    pair_buffers buf;
     PyObject *result = NULL;
-    if (!U || !cols || !labels || !mapping) {
-        PyErr_NoMemory();
-        goto out;
-    }
+    if (pair_buffers_alloc(&buf, nm, nEa + nEb, nA) < 0) goto out;
+    double *U = buf.U;
+    int32_t *cols = buf.cols, *labels = buf.labels, *mapping = buf.mapping;
     int certified = 0;
     double score = 0.0;
     int fail = 0;
@@ -964,7 +982,7 @@ static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
     else if (certified) result = PyFloat_FromDouble(score);
     else { result = Py_None; Py_INCREF(result); }
 out:
-    free(U); free(cols); free(labels); free(mapping);
+    pair_buffers_free(&buf);
     PyBuffer_Release(&cb);
     return result;
 }
@@ -1210,18 +1228,7 @@ out:
  * those of mrkit.features.triples.Triples.  Returns align()'s certified result (method
  * "bound" or "branch", mapping a list of system indices, -1 unmapped) or None when align()
  * would go on past these stages: the caller then runs the whole engine. */
-/* number of a Python object in dict d (setdefault to len(d)); -1 on error */
-static int64_t intern_obj(PyObject *d, PyObject *key) {
-    PyObject *v = PyDict_GetItemWithError(d, key);
-    if (v) return (int64_t)PyLong_AsLongLong(v);
-    if (PyErr_Occurred()) return -1;
-    PyObject *num = PyLong_FromSsize_t(PyDict_GET_SIZE(d));
-    if (!num) return -1;
-    int rc = PyDict_SetItem(d, key, num);
-    Py_DECREF(num);
-    if (rc < 0) return -1;
-    return (int64_t)PyDict_GET_SIZE(d) - 1;
-}
+#include "_intern.h"
 
 static int read_attr_keys(PyObject *lst, int n, PyObject *strings, int64_t **keys, int32_t **ptr) {
     /* per node, the sorted (role id, value id) keys of its attribute features */
@@ -1431,15 +1438,11 @@ static PyObject *k_mapped_stage(PyObject *self, PyObject *args) {
         for (int i = 0; i < nA; i++) PyList_SET_ITEM(m0, i, PyLong_FromLong(-1));
         return Py_BuildValue("ddN", 0.0, 0.0, m0);
     }
-    double *U = calloc(nm, sizeof(double));
-    int32_t *cols = malloc(sizeof(int32_t) * (6 * (size_t)(nEa + nEb) + 1));
-    int32_t *labels = malloc(sizeof(int32_t) * ((size_t)(nEa + nEb) + 1));
-    int32_t *mapping = malloc(sizeof(int32_t) * ((size_t)nA + 1));
+    pair_buffers buf;
     PyObject *result = NULL;
-    if (!U || !cols || !labels || !mapping) {
-        PyErr_NoMemory();
-        goto out;
-    }
+    if (pair_buffers_alloc(&buf, nm, nEa + nEb, nA) < 0) goto out;
+    double *U = buf.U;
+    int32_t *cols = buf.cols, *labels = buf.labels, *mapping = buf.mapping;
     double score = 0.0, bound = 0.0;
     int rc, method = 0;
     Py_BEGIN_ALLOW_THREADS
@@ -1466,7 +1469,7 @@ static PyObject *k_mapped_stage(PyObject *self, PyObject *args) {
         Py_INCREF(result);
     }
 out:
-    free(U); free(cols); free(labels); free(mapping);
+    pair_buffers_free(&buf);
     if (have_allowed) PyBuffer_Release(&ab);
     PyBuffer_Release(&cb);
     return result;

@@ -185,7 +185,7 @@ static PyObject *k_row(PyObject *self, PyObject *args) {
     Py_ssize_t num[3] = {0, 0, 0}, den[3] = {0, 0, 0};
     PyObject *empty_s = PyUnicode_FromString("");
     if (!empty_s) goto done;
-    int64_t empty = intern(strings, empty_s);
+    int64_t empty = intern_obj(strings, empty_s);
     Py_DECREF(empty_s);
     if (empty < 0) goto done;
     int rc = g_build(&a, na, ia, aa, ra, strings, empty);

@@ -10,18 +10,7 @@
 #ifndef MRKIT_TRIPLE_ARRAYS_H
 #define MRKIT_TRIPLE_ARRAYS_H
 
-/* number of a Python object in dict d (setdefault to len(d)); -1 on error */
-static int64_t intern(PyObject *d, PyObject *key) {
-    PyObject *v = PyDict_GetItemWithError(d, key);
-    if (v) return (int64_t)PyLong_AsLongLong(v);
-    if (PyErr_Occurred()) return -1;
-    PyObject *num = PyLong_FromSsize_t(PyDict_GET_SIZE(d));
-    if (!num) return -1;
-    int rc = PyDict_SetItem(d, key, num);
-    Py_DECREF(num);
-    if (rc < 0) return -1;
-    return (int64_t)PyDict_GET_SIZE(d) - 1;
-}
+#include "../../align/_intern.h"
 
 /* Fills *n, *m and the four arrays (allocated here, n + 1 and m + 1 long; the caller
  * frees them, also after a 0 or -1).  1 ok, 0 not this shape (no exception), -1 error. */
@@ -45,7 +34,7 @@ static int read_triple_arrays(PyObject *nobj, PyObject *inst, PyObject *attr, Py
         if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 2) return 0;
         Py_ssize_t i = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, 0));
         if (i < 0 || i >= nv) { if (PyErr_Occurred()) PyErr_Clear(); return 0; }
-        int64_t c = intern(strings, PyTuple_GET_ITEM(t, 1));
+        int64_t c = intern_obj(strings, PyTuple_GET_ITEM(t, 1));
         if (c < 0) return -1;
         label[i] = c;
     }
@@ -56,7 +45,7 @@ static int read_triple_arrays(PyObject *nobj, PyObject *inst, PyObject *attr, Py
         Py_ssize_t s = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, 0));
         Py_ssize_t o = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, 2));
         if (s < 0 || s >= nv || o < 0 || o >= nv) { if (PyErr_Occurred()) PyErr_Clear(); return 0; }
-        int64_t r = intern(strings, PyTuple_GET_ITEM(t, 1));
+        int64_t r = intern_obj(strings, PyTuple_GET_ITEM(t, 1));
         if (r < 0) return -1;
         es[e] = s; er[e] = r; et[e] = o;
     }
@@ -65,9 +54,9 @@ static int read_triple_arrays(PyObject *nobj, PyObject *inst, PyObject *attr, Py
         if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 3) return 0;
         Py_ssize_t s = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, 0));
         if (s < 0 || s >= nv) { if (PyErr_Occurred()) PyErr_Clear(); return 0; }
-        int64_t r = intern(strings, PyTuple_GET_ITEM(t, 1));
+        int64_t r = intern_obj(strings, PyTuple_GET_ITEM(t, 1));
         if (r < 0) return -1;
-        int64_t val = intern(strings, PyTuple_GET_ITEM(t, 2));
+        int64_t val = intern_obj(strings, PyTuple_GET_ITEM(t, 2));
         if (val < 0) return -1;
         label[nv + j] = val;
         es[e] = s; er[e] = r; et[e] = nv + j;

@@ -117,7 +117,7 @@ static int relabel(G *g, PyObject *table, int64_t *buf, int64_t *out) {
         Py_ssize_t len = signature(g, v, buf);
         PyObject *key = PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)sizeof(int64_t) * len);
         if (!key) return -1;
-        int64_t id = intern(table, key);
+        int64_t id = intern_obj(table, key);
         Py_DECREF(key);
         if (id < 0) return -1;
         out[v] = id;
@@ -186,7 +186,7 @@ static PyObject *k_wlk(PyObject *self, PyObject *args) {
     unsigned char *mark = NULL;
     PyObject *empty_s = PyUnicode_FromString("");
     if (!empty_s) goto done;
-    int64_t empty = intern(strings, empty_s);
+    int64_t empty = intern_obj(strings, empty_s);
     Py_DECREF(empty_s);
     if (empty < 0) goto done;
     int rc = g_build(&a, na, ia, aa, ra, strings, empty);
