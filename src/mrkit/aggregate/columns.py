@@ -12,17 +12,23 @@ summary needs no numpy) whose columns are ``array.array`` of int64 (counts) or f
   whole columns) instead of one call per row;
 * ``rows`` (tuples) and the float64 array are built only when something asks for them
   (``--bootstrap``, ``--against``, records).
+
+:class:`ColumnCollector` gathers such columns a chunk at a time, with per-pair values a
+chunk brings already computed (:func:`chunk_values`, in whichever process scored the
+chunk): after a parallel map this process only concatenates typed arrays (issue 14).
 """
 
 from __future__ import annotations
 
 from array import array
 
-from .corpus import RowTable
+from .corpus import CorpusResult, RowTable
 
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Sequence
+
+    from .resampling import Reducer
 
 
 class ColumnTable(RowTable):
@@ -31,12 +37,16 @@ class ColumnTable(RowTable):
     sequential_sums = True
     """Column sums are taken in row order (see the module docstring)."""
 
-    def __init__(self, columns: Sequence[array]) -> None:
+    def __init__(self, columns: Sequence[array], known: tuple | None = None) -> None:
         self.columns = list(columns)
         self.width = len(self.columns)
         self._array = self._values = None
         self._integral = all(c.typecode == "q" for c in self.columns)
         self._rows = None
+        self.known = known
+        """``(scalar, {name: per-pair values})``: statistics of ``scalar.columns`` computed
+        already (:func:`chunk_values`); :meth:`values_of` gives them instead of computing
+        them again."""
 
     @property
     def rows(self) -> list[tuple]:  # type: ignore[override]
@@ -74,4 +84,80 @@ class ColumnTable(RowTable):
         columns = getattr(scalar, "columns", None)
         if columns is None:
             return None
-        return columns(self.columns)
+        if self.known is None or self.known[0] is not scalar:
+            return columns(self.columns)
+        from .resampling import OnUse
+
+        given = self.known[1]
+        rest = None
+
+        def make(name):
+            def value():
+                nonlocal rest
+                if name in given:
+                    return given[name]
+                rest = rest or columns(self.columns)
+                return rest[name]
+            return value
+
+        return OnUse({name: make(name) for name in columns([c[:0] for c in self.columns])})
+
+
+def chunk_values(reduce: Reducer, columns: Sequence[array], names: Sequence[str]) -> dict[str, array]:
+    """The per-pair statistics ``names`` of a chunk's columns, as the corpus result computes
+    them (``reduce.scalar.columns``: the same operations, the same bits), as float64 arrays
+    for :meth:`ColumnCollector.add_columns`."""
+    per = reduce.scalar.columns(columns)
+    return {name: array("d", per[name]) for name in names}
+
+
+class ColumnCollector:
+    """Gathers per-pair rows a chunk at a time as typed columns (int64 while every count is
+    an int, else float64), then makes the :class:`~mrkit.aggregate.corpus.CorpusResult`
+    (its table a :class:`ColumnTable`: no Python object per pair, no numpy for the
+    summary).  A chunk may bring per-pair statistics already computed (:func:`chunk_values`
+    with this collector's reducer); when every chunk brings them, the result reads them
+    instead of computing them after the last chunk.  ``certified``: one byte per pair."""
+
+    def __init__(self, metric: str, reduce: Reducer, width: int, *, certified: bool = False,
+                 keep_records: bool = False) -> None:
+        self.metric, self.reduce, self.width = metric, reduce, width
+        self.columns = [array("q") for _ in range(width)]
+        self.values: dict[str, array] | None = None
+        self.ids: list[str | None] = []
+        self._certified = bytearray() if certified else None
+        self.records: list[dict] | None = [] if keep_records else None
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def add_columns(self, ids: Sequence[str | None], columns: Sequence[array], certified: bytes | None = None,
+                    values: dict[str, array] | None = None, records: Sequence[dict] | None = None) -> None:
+        """The pairs of one chunk: their ids, ``width`` typed columns, one certification
+        byte each (0 or 1), their :func:`chunk_values` (optional) and records (when kept)."""
+        n = len(ids)
+        if len(columns) != self.width or any(len(c) != n for c in columns):
+            raise ValueError(f"{self.metric}: a chunk of {n} pairs whose columns do not hold {self.width} "
+                             "statistics each")
+        own = self.columns
+        if own[0].typecode == "q" and any(c.typecode != "q" for c in columns):  # a float: float64 from now on
+            own = self.columns = [array("d", c) for c in own]
+        for mine, c in zip(own, columns):
+            mine.extend(c if c.typecode == mine.typecode else array(mine.typecode, c))
+        if values is not None and (self.values is not None or not self.ids):
+            if self.values is None:
+                self.values = {name: array("d") for name in values}
+            for name, v in values.items():
+                self.values[name].extend(v)
+        else:
+            self.values = None  # a chunk without them: computed after the last chunk
+        self.ids.extend(ids)
+        if self._certified is not None:
+            self._certified += certified if certified is not None else bytes(n)
+        if self.records is not None:
+            self.records.extend(records if records is not None else ({"id": i} for i in ids))
+
+    def result(self, detail: dict | None = None) -> CorpusResult:
+        known = None if self.values is None else (getattr(self.reduce, "scalar", None), self.values)
+        return CorpusResult(self.metric, ColumnTable(self.columns, known), self.reduce, self.ids, self._certified,
+                            "micro", self.records, dict(detail or {}))

@@ -23,6 +23,7 @@ coreference metric) sits in ``detail`` beside the summary.
 from __future__ import annotations
 
 import sys
+from array import array as typed_array
 from dataclasses import dataclass, field
 
 from ._lazy import np  # numpy on first use: see RowTable
@@ -148,7 +149,8 @@ class CorpusResult:
     """Column sums -> named statistics (``precision``/``recall``/``f1`` or ``f1`` alone)."""
     ids: list[str | None]
     certified: np.ndarray | None = None
-    """One bool per pair where an alignment is searched, else ``None``."""
+    """One bool per pair where an alignment is searched (kept as a list of bools or a
+    bytearray of 0/1 until read as an array), else ``None``."""
     average: str = "micro"
     """``micro``: the headline is ``reduce`` of the summed table; ``macro``: the mean of
     the per-pair statistics."""
@@ -217,7 +219,7 @@ class CorpusResult:
     def _mean(values: Sequence[float]) -> float:
         if not len(values):
             return float("nan")
-        if isinstance(values, list):
+        if isinstance(values, (list, typed_array)):  # a float64 array: ColumnCollector's values
             return pairwise_sum(values) / len(values)
         return float(np.mean(values))
 
@@ -249,6 +251,8 @@ class CorpusResult:
         certified = self._raw("certified")
         if certified is None:
             return None
+        if isinstance(certified, bytearray):  # a byte per pair (ColumnCollector)
+            return len(certified) - certified.count(0)
         return sum(map(bool, certified)) if isinstance(certified, list) else int(np.count_nonzero(certified))
 
     @property

@@ -300,39 +300,46 @@ def _score_texts(config, keep, record, glabel, slabel, k0, golds, systems) -> tu
 
 
 def _packed(ids: list, rows: list, certs: list, bounds: list, records) -> tuple:
-    """A chunk's results in few objects for the trip back to the parent (half the pool's
-    cost per result): ids joined by newlines, counts as int64 bytes when every one is an
-    int (a float stays a float: the rows keep their types), certificates and bounds as
-    bytes.  :func:`_unpacked` restores them exactly."""
+    """A chunk's results in few objects for the trip back to this process, reduced where
+    the chunk was scored (with ``-j 2``, by either process: after the map this process only
+    concatenates arrays): ids joined by newlines, the columns (matched, gold, system) as
+    int64 bytes (float64 when a count is not an int), certificates as a byte each, bounds
+    and each pair's F1 (as the corpus result computes it:
+    :func:`~mrkit.aggregate.columns.chunk_values`) as float64 bytes.  :func:`_unpacked`
+    restores them exactly."""
     from array import array
+
+    from ..aggregate.columns import chunk_values
+    from ..aggregate.resampling import prf_reduce
 
     joined = "\n".join(ids)
     if joined.count("\n") == len(ids) - 1 and ids:
         ids = joined
-    flat = [x for row in rows for x in row]
-    if all(type(x) is int for x in flat):
-        try:
-            rows = array("q", flat).tobytes()
-        except OverflowError:
-            pass
-    return ids, rows, bytes(bool(c) for c in certs), array("d", bounds).tobytes(), records
+    cols = list(zip(*rows)) or [(), (), ()]
+    try:
+        columns = [array("q", c) for c in cols]
+    except (TypeError, OverflowError):  # a count that is not an int (or beyond int64)
+        columns = [array("d", map(float, c)) for c in cols]
+    f1 = chunk_values(prf_reduce, columns, ("f1",))["f1"]
+    return (ids, columns[0].typecode, b"".join(c.tobytes() for c in columns), bytes(map(bool, certs)),
+            array("d", bounds).tobytes(), f1.tobytes(), records)
 
 
 def _unpacked(chunk: tuple) -> tuple:
+    """``(ids, columns, certified bytes, bounds, {"f1": values}, records)`` of a
+    :func:`_packed` chunk."""
     from array import array
 
-    ids, rows, certs, bounds, records = chunk
+    ids, code, packed, certs, bounds, f1, records = chunk
     if isinstance(ids, str):
         ids = ids.split("\n")
-    if isinstance(rows, bytes):
-        a = array("q")
-        a.frombytes(rows)
-        rows = list(zip(a[0::3], a[1::3], a[2::3]))
-    if isinstance(bounds, bytes):
-        b = array("d")
-        b.frombytes(bounds)
-        bounds = b
-    return ids, rows, certs, bounds, records
+    a = array(code)
+    a.frombytes(packed)
+    n = len(a) // 3
+    b, v = array("d"), array("d")
+    b.frombytes(bounds)
+    v.frombytes(f1)
+    return ids, [a[:n], a[n:2 * n], a[2 * n:]], certs, b, {"f1": v}, records
 
 
 def _add_scored(item: tuple, ids: list, rows: list, certs: list, bounds: list, records: list | None) -> None:
@@ -511,8 +518,8 @@ def _collect(results: Iterable[tuple | None], collector, progress) -> float:
     for chunk in results:
         if chunk is None:
             raise _Regroup
-        ids, rows, certs, bounds, records = _unpacked(chunk)
-        collector.add_many(ids, rows, certs, records)
+        ids, columns, certs, bounds, values, records = _unpacked(chunk)
+        collector.add_columns(ids, columns, certs, values, records)
         bound = reduce(add, bounds, bound)  # pair after pair, as `bound += b` (not sum())
         if progress is not None:
             progress(len(ids))
@@ -534,7 +541,7 @@ def smatch_files(gold: str, system: str, *, config: "AlignConfig | None" = None,
     ``chunk``: pairs per task (default :data:`UNIT_CHUNK` where workers read their own
     byte ranges, else :data:`mrkit.pipeline.CHUNK`).
     """
-    from ..aggregate.corpus import Collector
+    from ..aggregate.columns import ColumnCollector
     from ..aggregate.prf import prf
     from ..aggregate.resampling import prf_reduce
     from ..codecs.penman_units import unit_texts
@@ -548,7 +555,7 @@ def smatch_files(gold: str, system: str, *, config: "AlignConfig | None" = None,
     gfmt, sfmt = _formats(gold, system, format)
 
     def collector():
-        return Collector("smatch", prf_reduce, 3, certified=True, keep_records=keep_records)
+        return ColumnCollector("smatch", prf_reduce, 3, certified=True, keep_records=keep_records)
 
     col = None
     if gfmt == sfmt == "amr" and STDIN not in (gold, system):

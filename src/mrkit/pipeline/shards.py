@@ -116,7 +116,7 @@ def _checked_chunks(shard: Shard, chunk: int) -> Iterator[tuple]:
 
 def _shard_rows(shard: Shard, config, keep: frozenset[str], executor, chunk: int):
     """Score one pair of shards: (its collector, the sum of its pairs' bounds)."""
-    from ..aggregate.corpus import Collector
+    from ..aggregate.columns import ColumnCollector
     from ..aggregate.resampling import prf_reduce
     from . import chunked
     from .amr import _Regroup, _collect, _formats, _label, _pairs, _score_blocks, _score_graphs
@@ -128,12 +128,12 @@ def _shard_rows(shard: Shard, config, keep: frozenset[str], executor, chunk: int
     if gfmt == sfmt == "amr":
         labels = (_label(shard.gold), _label(shard.system))
         tasks = ((config, keep, False, labels, items) for items in _checked_chunks(shard, chunk))
-        collector = Collector("smatch", prf_reduce, 3, certified=True)
+        collector = ColumnCollector("smatch", prf_reduce, 3, certified=True)
         try:
             return collector, _collect(executor.map(_score_blocks, tasks), collector, None)
         except _Regroup:  # blocks that are not one graph each: graph by graph, as smatch_files
             pass
-    collector = Collector("smatch", prf_reduce, 3, certified=True)
+    collector = ColumnCollector("smatch", prf_reduce, 3, certified=True)
     items = ((k, g, s) for k, (g, s) in enumerate(_pairs(shard.gold, shard.system, gfmt, sfmt)))
     tasks = ((config, keep, False, c) for c in chunked(items, chunk))
     return collector, _collect(executor.map(_score_graphs, tasks), collector, None)
