@@ -122,3 +122,15 @@ def test_pairwise_sum_of_a_large_array_has_numpys_bits():
     rng = np.random.default_rng(14)
     values = rng.random(250_003)
     assert corpus_mod.pairwise_sum(array("d", values.tolist())) / len(values) == float(np.mean(values))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False), max_size=700), st.booleans())
+def test_pairwise_sum_either_way_has_numpys_bits(values, in_order):
+    """The lanes of :func:`pairwise_sum` summed by ``sum`` (Python < 3.12) or by a loop."""
+    saved = corpus_mod._SUM_IN_ORDER
+    corpus_mod._SUM_IN_ORDER = in_order and saved  # the builtin only where it adds in order
+    try:
+        assert corpus_mod.pairwise_sum(values) == float(np.sum(np.asarray(values, dtype=np.float64)))
+    finally:
+        corpus_mod._SUM_IN_ORDER = saved

@@ -43,6 +43,7 @@ class ColumnTable(RowTable):
         self._array = self._values = None
         self._integral = all(c.typecode == "q" for c in self.columns)
         self._rows = None
+        self._sums = None
         self.known = known
         """``(scalar, {name: per-pair values})``: statistics of ``scalar.columns`` computed
         already (:func:`chunk_values`); :meth:`values_of` gives them instead of computing
@@ -68,6 +69,13 @@ class ColumnTable(RowTable):
         return self.columns
 
     def column_sums(self) -> tuple[float, ...]:
+        # the columns are not changed once the table is made: summed once, read by the
+        # micro precision, recall and F1 alike (given by a ColumnCollector: its chunks' sums)
+        if self._sums is None:
+            self._sums = self._column_sums()
+        return self._sums
+
+    def _column_sums(self) -> tuple[float, ...]:
         out = []
         for c in self.columns:
             if c.typecode == "q":
@@ -123,6 +131,7 @@ class ColumnCollector:
                  keep_records: bool = False) -> None:
         self.metric, self.reduce, self.width = metric, reduce, width
         self.columns = [array("q") for _ in range(width)]
+        self._sums: list[int] | None = [0] * width  # while the columns are int64
         self.values: dict[str, array] | None = None
         self.ids: list[str | None] = []
         self._certified = bytearray() if certified else None
@@ -132,9 +141,11 @@ class ColumnCollector:
         return len(self.ids)
 
     def add_columns(self, ids: Sequence[str | None], columns: Sequence[array], certified: bytes | None = None,
-                    values: dict[str, array] | None = None, records: Sequence[dict] | None = None) -> None:
+                    values: dict[str, array] | None = None, records: Sequence[dict] | None = None,
+                    sums: Sequence[int] | None = None) -> None:
         """The pairs of one chunk: their ids, ``width`` typed columns, one certification
-        byte each (0 or 1), their :func:`chunk_values` (optional) and records (when kept)."""
+        byte each (0 or 1), their :func:`chunk_values` (optional), records (when kept) and,
+        for int64 columns, their sums (optional: computed here otherwise)."""
         n = len(ids)
         if len(columns) != self.width or any(len(c) != n for c in columns):
             raise ValueError(f"{self.metric}: a chunk of {n} pairs whose columns do not hold {self.width} "
@@ -142,8 +153,11 @@ class ColumnCollector:
         own = self.columns
         if own[0].typecode == "q" and any(c.typecode != "q" for c in columns):  # a float: float64 from now on
             own = self.columns = [array("d", c) for c in own]
+            self._sums = None  # float columns are summed in row order, after the last chunk
         for mine, c in zip(own, columns):
             mine.extend(c if c.typecode == mine.typecode else array(mine.typecode, c))
+        if self._sums is not None:  # int64 counts: exact sums, a chunk at a time
+            self._sums = [a + b for a, b in zip(self._sums, sums or map(sum, columns))]
         if values is not None and (self.values is not None or not self.ids):
             if self.values is None:
                 self.values = {name: array("d") for name in values}
@@ -159,5 +173,8 @@ class ColumnCollector:
 
     def result(self, detail: dict | None = None) -> CorpusResult:
         known = None if self.values is None else (getattr(self.reduce, "scalar", None), self.values)
-        return CorpusResult(self.metric, ColumnTable(self.columns, known), self.reduce, self.ids, self._certified,
+        table = ColumnTable(self.columns, known)
+        if self._sums is not None:
+            table._sums = tuple(float(x) for x in self._sums)
+        return CorpusResult(self.metric, table, self.reduce, self.ids, self._certified,
                             "micro", self.records, dict(detail or {}))

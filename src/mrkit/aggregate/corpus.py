@@ -45,6 +45,11 @@ def numpy_loaded() -> bool:
     return "numpy" in sys.modules
 
 
+_SUM_IN_ORDER = sys.version_info < (3, 12)
+"""Whether the builtin ``sum`` adds floats one after another, as a loop of ``+=`` does (from
+Python 3.12 it compensates: other bits); then :func:`pairwise_sum`'s lanes are summed in C."""
+
+
 def pairwise_sum(values: Sequence[float], lo: int = 0, n: int | None = None) -> float:
     """The sum of ``values[lo:lo + n]`` as numpy adds a contiguous float64 array (pairwise
     summation: blocks of 8 partial sums up to 128 values, halves above), so that a mean
@@ -58,12 +63,15 @@ def pairwise_sum(values: Sequence[float], lo: int = 0, n: int | None = None) -> 
         return res
     if n <= 128:
         stop = n - n % 8
-        r = []
-        for j in range(lo, lo + 8):  # eight partial sums, each adding its lane in order
-            acc = values[j]
-            for x in values[j + 8:lo + stop:8]:
-                acc += x
-            r.append(acc)
+        if _SUM_IN_ORDER:  # eight partial sums, each adding its lane in order
+            r = [sum(values[j + 8:lo + stop:8], values[j]) for j in range(lo, lo + 8)]
+        else:
+            r = []
+            for j in range(lo, lo + 8):
+                acc = values[j]
+                for x in values[j + 8:lo + stop:8]:
+                    acc += x
+                r.append(acc)
         res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
         for k in range(stop, n):
             res += values[lo + k]
@@ -219,7 +227,9 @@ class CorpusResult:
     def _mean(values: Sequence[float]) -> float:
         if not len(values):
             return float("nan")
-        if isinstance(values, (list, typed_array)):  # a float64 array: ColumnCollector's values
+        if isinstance(values, typed_array):  # ColumnCollector's float64 values: summed fastest as a list
+            values = values.tolist()
+        if isinstance(values, list):
             return pairwise_sum(values) / len(values)
         return float(np.mean(values))
 

@@ -303,7 +303,8 @@ def _packed(ids: list, rows: list, certs: list, bounds: list, records) -> tuple:
     """A chunk's results in few objects for the trip back to this process, reduced where
     the chunk was scored (with ``-j 2``, by either process: after the map this process only
     concatenates arrays): ids joined by newlines, the columns (matched, gold, system) as
-    int64 bytes (float64 when a count is not an int), certificates as a byte each, bounds
+    int64 bytes (float64 when a count is not an int) and their sums (int64 only: exact in
+    any grouping), certificates as a byte each, bounds
     and each pair's F1 (as the corpus result computes it:
     :func:`~mrkit.aggregate.columns.chunk_values`) as float64 bytes.  :func:`_unpacked`
     restores them exactly."""
@@ -321,16 +322,17 @@ def _packed(ids: list, rows: list, certs: list, bounds: list, records) -> tuple:
     except (TypeError, OverflowError):  # a count that is not an int (or beyond int64)
         columns = [array("d", map(float, c)) for c in cols]
     f1 = chunk_values(prf_reduce, columns, ("f1",))["f1"]
-    return (ids, columns[0].typecode, b"".join(c.tobytes() for c in columns), bytes(map(bool, certs)),
+    sums = tuple(map(sum, columns)) if columns[0].typecode == "q" else None
+    return (ids, columns[0].typecode, b"".join(c.tobytes() for c in columns), sums, bytes(map(bool, certs)),
             array("d", bounds).tobytes(), f1.tobytes(), records)
 
 
 def _unpacked(chunk: tuple) -> tuple:
-    """``(ids, columns, certified bytes, bounds, {"f1": values}, records)`` of a
-    :func:`_packed` chunk."""
+    """``(ids, columns, column sums (int64 columns), certified bytes, bounds, {"f1": values},
+    records)`` of a :func:`_packed` chunk."""
     from array import array
 
-    ids, code, packed, certs, bounds, f1, records = chunk
+    ids, code, packed, sums, certs, bounds, f1, records = chunk
     if isinstance(ids, str):
         ids = ids.split("\n")
     a = array(code)
@@ -339,7 +341,7 @@ def _unpacked(chunk: tuple) -> tuple:
     b, v = array("d"), array("d")
     b.frombytes(bounds)
     v.frombytes(f1)
-    return ids, [a[:n], a[n:2 * n], a[2 * n:]], certs, b, {"f1": v}, records
+    return ids, [a[:n], a[n:2 * n], a[2 * n:]], sums, certs, b, {"f1": v}, records
 
 
 def _add_scored(item: tuple, ids: list, rows: list, certs: list, bounds: list, records: list | None) -> None:
@@ -518,8 +520,8 @@ def _collect(results: Iterable[tuple | None], collector, progress) -> float:
     for chunk in results:
         if chunk is None:
             raise _Regroup
-        ids, columns, certs, bounds, values, records = _unpacked(chunk)
-        collector.add_columns(ids, columns, certs, values, records)
+        ids, columns, sums, certs, bounds, values, records = _unpacked(chunk)
+        collector.add_columns(ids, columns, certs, values, records, sums)
         bound = reduce(add, bounds, bound)  # pair after pair, as `bound += b` (not sum())
         if progress is not None:
             progress(len(ids))
