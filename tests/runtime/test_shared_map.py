@@ -212,8 +212,11 @@ def test_a_task_that_does_not_pickle_runs_here(monkeypatch):
 @pytest.mark.skipif(not forked.available(), reason="no fork on this platform")
 def test_workers_leave_by_themselves_at_the_end(monkeypatch):
     """At the end of a full map every worker waits for a task: its task pipe ends and it
-    leaves (no kill); leaving early still kills (test_leaving_early_leaves_no_worker)."""
+    leaves (no kill); leaving early still kills (test_leaving_early_leaves_no_worker).
+    (With tasks taken back at the end, a worker still running one is killed:
+    test_tasks_taken_back_at_the_end.)"""
     monkeypatch.delenv("MRKIT_SHARE_POOL", raising=False)
+    monkeypatch.setattr(forked, "TAKE_BACK", False)
     killed = []
     real_kill = os.kill
     monkeypatch.setattr(os, "kill", lambda pid, sig: (killed.append(pid), real_kill(pid, sig)))
@@ -241,3 +244,48 @@ def test_a_worker_that_leaves_after_its_error_is_that_error(monkeypatch):
     assert want == ([0, 1, 2], "task 3 failed")
     with ProcessExecutor(3) as ex:
         assert _run(ex, _slow_first_fails_fourth, iter(range(40))) == want
+
+
+# ------------------------------------------------------------------ session 28: no idle tail
+
+def slow_in_workers(x: int) -> tuple[int, int]:
+    """A task that takes 20 ms in a worker and none here: at the end of the stream this
+    process takes back what is still queued to the workers."""
+    if os.getpid() != PARENT:
+        time.sleep(0.02)
+    return os.getpid(), x
+
+
+PARENT = os.getpid()
+
+
+@pytest.mark.skipif(not forked.available(), reason="no fork on this platform")
+@pytest.mark.parametrize("workers", [2, 3])
+def test_tasks_taken_back_at_the_end(monkeypatch, workers):
+    """Once the stream has ended, this process runs the tasks still queued to a worker
+    (all but the one it runs now, the last first): results in order, each once, equal to
+    serial; the workers still busy are killed and none is left behind."""
+    monkeypatch.delenv("MRKIT_SHARE_POOL", raising=False)
+    global PARENT
+    PARENT = os.getpid()
+    before = _children()
+    with ProcessExecutor(workers) as ex:
+        got = list(ex.map_shared(slow_in_workers, iter(range(12))))
+    assert [x for _, x in got] == list(range(12))
+    mine = [x for pid, x in got if pid == os.getpid()]
+    # each worker ran (or started) its first task; this process took back the rest
+    assert len(mine) >= 12 - 2 * (workers - 1)
+    assert _children() == before
+
+
+@settings(max_examples=20, deadline=None)
+@given(n=st.integers(1, 60), bad=st.frozensets(st.integers(0, 70), max_size=2))
+@pytest.mark.skipif(not forked.available(), reason="no fork on this platform")
+def test_taking_back_keeps_the_first_error(n, bad):
+    """Tasks run twice (here and in a worker) give one result each, and the first error
+    in task order is still the one raised, after every earlier result."""
+    os.environ.pop("MRKIT_SHARE_POOL", None)
+    fn = Failing(bad)
+    want = _run(SerialExecutor(), fn, iter(range(n)))
+    with ProcessExecutor(2) as ex:
+        assert _run(ex, fn, iter(range(n))) == want
