@@ -255,9 +255,17 @@ def _score_blocks(task: tuple) -> tuple | None:
 def _score_units(task: tuple) -> tuple | None:
     """Worker: read, parse and score a chunk of pairs given as byte ranges of the two files
     (:mod:`mrkit.codecs.penman_units`): no text travels between processes."""
+    return _score_units_of(*task)
+
+
+def _score_units_of(config: "AlignConfig", keep: frozenset[str], record: bool, labels: tuple[str, str],
+                    paths: tuple[str, str], items: tuple[int, bytes, bytes]) -> tuple | None:
+    """:func:`_score_units` with the run's settings apart from the chunk ``items`` (bound with
+    ``functools.partial``: a task is then plain ints and bytes, which travel without pickle,
+    ``runtime/forked.py``)."""
     from ..codecs.penman_units import unit_texts
 
-    config, keep, record, (glabel, slabel), (gpath, spath), (k0, gunits, sunits) = task
+    (glabel, slabel), (gpath, spath), (k0, gunits, sunits) = labels, paths, items
     golds = unit_texts(gpath, glabel, gunits)
     systems = unit_texts(spath, slabel, sunits)
     return _score_texts(config, keep, record, glabel, slabel, k0, golds, systems)
@@ -515,17 +523,67 @@ def _unit_chunks(gold: str, system: str, chunk: int | None, parts: int = 1) -> I
         raise _Regroup from None
 
 
-def _collect(results: Iterable[tuple | None], collector, progress) -> float:
+def _collect(results: Iterable[tuple | None], new_collector: Callable, progress) -> tuple:
+    """``(collector, sum of the bounds)`` of the chunks' results; the collector
+    (``new_collector()``) is made when the first result has come (with ``-j 2`` its module
+    loads while the worker scores)."""
     bound = 0.0
+    collector = None
     for chunk in results:
         if chunk is None:
             raise _Regroup
+        if collector is None:
+            collector = new_collector()
         ids, columns, sums, certs, bounds, values, records = _unpacked(chunk)
         collector.add_columns(ids, columns, certs, values, records, sums)
         bound = reduce(add, bounds, bound)  # pair after pair, as `bound += b` (not sum())
         if progress is not None:
             progress(len(ids))
-    return bound
+    return collector if collector is not None else new_collector(), bound
+
+
+def _smatch_stream(gold, system, gfmt, sfmt, config, executor, keep, keep_records, progress, chunk) -> tuple:
+    """``(collector, sum of the bounds)`` of :func:`smatch_files`: the compiled units where
+    they apply, else graph by graph."""
+    from ..codecs.penman_units import unit_texts
+
+    def collector():
+        from ..aggregate.columns import ColumnCollector
+        from ..aggregate.resampling import prf_reduce
+
+        return ColumnCollector("smatch", prf_reduce, 3, certified=True, keep_records=keep_records)
+
+    col = None
+    if gfmt == sfmt == "amr" and STDIN not in (gold, system):
+        labels = (_label(gold), _label(system))
+        mapper = None
+        if _units_available() and getattr(executor, "local", False):
+            from functools import partial
+
+            paths = (gold, system)
+            mapper = getattr(executor, "map_shared", None)  # this process scores a share too
+            parts = executor.workers if mapper is not None else 1
+            tasks = _unit_chunks(gold, system, chunk, parts)  # (k0, units, units): no pickle needed
+            fn = partial(_score_units_of, config, keep, keep_records, labels, paths)
+        elif _units_available():  # workers elsewhere (a cluster): the parent reads the texts
+            step = chunk or CHUNK
+            tasks = ((config, keep, keep_records, labels, (k0, unit_texts(gold, labels[0], g), unit_texts(system, labels[1], s)))
+                     for k0, g, s in _unit_chunks(gold, system, step))
+            fn = _score_blocks
+        else:
+            tasks = ((config, keep, keep_records, labels, items) for items in _block_chunks(gold, system, chunk or CHUNK))
+            fn = _score_blocks
+        if mapper is None:  # workers forked now share the modules; map_shared forks first (faster)
+            _preload(config, keep, keep_records, executor)
+        try:
+            col, bound = _collect((mapper or executor.map)(fn, tasks), collector, progress)
+        except _Regroup:
+            col = None
+    if col is None:
+        items = ((k, g, s) for k, (g, s) in enumerate(_pairs(gold, system, gfmt, sfmt)))
+        tasks = ((config, keep, keep_records, c) for c in chunked(items, chunk or CHUNK))
+        col, bound = _collect(executor.map(_score_graphs, tasks), collector, progress)
+    return col, bound
 
 
 def smatch_files(gold: str, system: str, *, config: "AlignConfig | None" = None, executor=None,
@@ -543,10 +601,7 @@ def smatch_files(gold: str, system: str, *, config: "AlignConfig | None" = None,
     ``chunk``: pairs per task (default :data:`UNIT_CHUNK` where workers read their own
     byte ranges, else :data:`mrkit.pipeline.CHUNK`).
     """
-    from ..aggregate.columns import ColumnCollector
-    from ..aggregate.prf import prf
-    from ..aggregate.resampling import prf_reduce
-    from ..codecs.penman_units import unit_texts
+    from ..codecs._files import gc_paused
     from ..runtime.executor import SerialExecutor
 
     if config is None:
@@ -556,39 +611,10 @@ def smatch_files(gold: str, system: str, *, config: "AlignConfig | None" = None,
     executor = executor if executor is not None else SerialExecutor()
     gfmt, sfmt = _formats(gold, system, format)
 
-    def collector():
-        return ColumnCollector("smatch", prf_reduce, 3, certified=True, keep_records=keep_records)
+    with gc_paused():  # no collection walks every module's objects while pairs stream past (2-6 ms)
+        col, bound = _smatch_stream(gold, system, gfmt, sfmt, config, executor, keep, keep_records, progress, chunk)
+    from ..aggregate.prf import prf
 
-    col = None
-    if gfmt == sfmt == "amr" and STDIN not in (gold, system):
-        col = collector()
-        labels = (_label(gold), _label(system))
-        _preload(config, keep, keep_records, executor)
-        mapper = None
-        if _units_available() and getattr(executor, "local", False):
-            paths = (gold, system)
-            mapper = getattr(executor, "map_shared", None)  # this process scores a share too
-            parts = executor.workers if mapper is not None else 1
-            tasks = ((config, keep, keep_records, labels, paths, items)
-                     for items in _unit_chunks(gold, system, chunk, parts))
-            fn = _score_units
-        elif _units_available():  # workers elsewhere (a cluster): the parent reads the texts
-            step = chunk or CHUNK
-            tasks = ((config, keep, keep_records, labels, (k0, unit_texts(gold, labels[0], g), unit_texts(system, labels[1], s)))
-                     for k0, g, s in _unit_chunks(gold, system, step))
-            fn = _score_blocks
-        else:
-            tasks = ((config, keep, keep_records, labels, items) for items in _block_chunks(gold, system, chunk or CHUNK))
-            fn = _score_blocks
-        try:
-            bound = _collect((mapper or executor.map)(fn, tasks), col, progress)
-        except _Regroup:
-            col = None
-    if col is None:
-        col = collector()
-        items = ((k, g, s) for k, (g, s) in enumerate(_pairs(gold, system, gfmt, sfmt)))
-        tasks = ((config, keep, keep_records, c) for c in chunked(items, chunk or CHUNK))
-        bound = _collect(executor.map(_score_graphs, tasks), col, progress)
     result = col.result()
     sums = result.column_sums()
     matched, n_gold, n_system = float(sums[0]), int(sums[1]), int(sums[2])

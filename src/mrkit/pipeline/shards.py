@@ -121,6 +121,9 @@ def _shard_rows(shard: Shard, config, keep: frozenset[str], executor, chunk: int
     from . import chunked
     from .amr import _Regroup, _collect, _formats, _label, _pairs, _score_blocks, _score_graphs
 
+    def collector():
+        return ColumnCollector("smatch", prf_reduce, 3, certified=True)
+
     if shard.gold is None or shard.system is None:
         side, other = ("system", shard.gold) if shard.system is None else ("gold", shard.system)
         raise InputError(f"no {side} shard of this name: shards are paired by file name", other)
@@ -128,15 +131,13 @@ def _shard_rows(shard: Shard, config, keep: frozenset[str], executor, chunk: int
     if gfmt == sfmt == "amr":
         labels = (_label(shard.gold), _label(shard.system))
         tasks = ((config, keep, False, labels, items) for items in _checked_chunks(shard, chunk))
-        collector = ColumnCollector("smatch", prf_reduce, 3, certified=True)
         try:
-            return collector, _collect(executor.map(_score_blocks, tasks), collector, None)
+            return _collect(executor.map(_score_blocks, tasks), collector, None)
         except _Regroup:  # blocks that are not one graph each: graph by graph, as smatch_files
             pass
-    collector = ColumnCollector("smatch", prf_reduce, 3, certified=True)
     items = ((k, g, s) for k, (g, s) in enumerate(_pairs(shard.gold, shard.system, gfmt, sfmt)))
     tasks = ((config, keep, False, c) for c in chunked(items, chunk))
-    return collector, _collect(executor.map(_score_graphs, tasks), collector, None)
+    return _collect(executor.map(_score_graphs, tasks), collector, None)
 
 
 def smatch_shards(gold: str, system: str, *, config: "AlignConfig | None" = None, executor=None,

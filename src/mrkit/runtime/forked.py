@@ -11,11 +11,11 @@ through its threads, and shutting it down.  Here:
   Each forked worker already holds ``fn`` (and every module imported so far).
 - Only this process draws the stream (for smatch: cuts the two files, once).  Each worker
   has a pipe of tasks and a pipe of results; this process keeps :data:`QUEUED` tasks
-  (pickled, length-prefixed) in each worker's pipe and runs the next task itself, so a
+  (serialised by :func:`_dumps`, length-prefixed) in each worker's pipe and runs the next task itself, so a
   faster process simply runs more tasks and no task is drawn twice.  (Session 26 let every
   process draw the whole stream itself: with two processes the files were cut twice, ~15%
   of the CPU of a run of 25,000 Little Prince pairs.)
-- A worker sends each result back through its pipe (length + pickle), and this process
+- A worker sends each result back through its pipe (length + :func:`_dumps`), and this process
   yields results in task order, running tasks itself while it waits.  A task that does
   not pickle is run here.
 - No idle tail: once the stream has ended, this process takes back the tasks still
@@ -38,7 +38,9 @@ through its threads, and shutting it down.  Here:
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Iterable, Iterator
+TYPE_CHECKING = False  # typing is not loaded at run time (~3 ms before the fork, issue 14)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import MrkitError
 
@@ -99,12 +101,38 @@ def _read_exact(fd: int, size: int) -> bytes | None:
     return b"".join(parts)
 
 
+def _dumps(obj: Any) -> bytes:
+    """``obj`` as bytes: :mod:`marshal` when it holds only plain built-in values (smatch's
+    tasks and results: ints, strings, bytes, tuples; no module to import, ~2-3 ms of
+    start-up for ``pickle``, session 28), else :mod:`pickle`; the first byte tells which.
+    Raises when neither can."""
+    import marshal
+
+    try:
+        return b"m" + marshal.dumps(obj)
+    except ValueError:  # an object marshal does not keep exactly (a class instance, a subclass)
+        import pickle
+
+        return b"p" + pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _loads(data: bytes | bytearray | memoryview) -> Any:
+    """The object of :func:`_dumps`'s bytes."""
+    import marshal
+
+    view = memoryview(data)
+    if view[:1] == b"m":
+        return marshal.loads(view[1:])
+    import pickle
+
+    return pickle.loads(view[1:])
+
+
 def _work(fn: Callable[[Any], Any], tasks: int, out: int) -> None:
     """A forked worker: read a task (index, task) from ``tasks``, run it, send (index, result,
     exception) to ``out``; until the task pipe ends (this process is done or gone) or a task
     fails.  Never returns."""
     try:
-        import pickle
         import signal
 
         from ..codecs._files import gc_paused
@@ -115,7 +143,7 @@ def _work(fn: Callable[[Any], Any], tasks: int, out: int) -> None:
             data = None if head is None else _read_exact(tasks, int.from_bytes(head, "little"))
             if data is None:
                 break
-            n, task = pickle.loads(data)
+            n, task = _loads(data)
             failed = None
             try:
                 with gc_paused():
@@ -124,9 +152,9 @@ def _work(fn: Callable[[Any], Any], tasks: int, out: int) -> None:
                 failed = exc
                 msg = (n, None, exc)
             try:
-                data = pickle.dumps(msg, protocol=pickle.HIGHEST_PROTOCOL)
+                data = _dumps(msg)
             except Exception as exc:  # an exception (or result) that does not pickle
-                data = pickle.dumps((n, None, MrkitError(f"worker: {failed or exc!r}")))
+                data = _dumps((n, None, MrkitError(f"worker: {failed or exc!r}")))
                 failed = failed or exc
             _write_all(out, len(data).to_bytes(_LEN, "little") + data)
             if failed is not None:
@@ -231,8 +259,7 @@ def _stop(procs: list[_Worker]) -> None:
 def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> Iterator[Any]:
     """``fn`` of every task, in order, run by this process and ``workers - 1`` forked ones
     (see the module docstring).  ``tasks``: any iterable (drawn here only, once); tasks
-    and results travel pickled."""
-    import pickle
+    and results travel through :func:`_dumps` (marshal, else pickle)."""
     import select
 
     from ..codecs._files import gc_paused
@@ -297,7 +324,7 @@ def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> 
                     if got is None:
                         return
                     try:
-                        data = pickle.dumps(got, protocol=pickle.HIGHEST_PROTOCOL)
+                        data = _dumps(got)
                     except Exception:  # a task that does not pickle: run here, as this process's turn
                         run_here(*got)
                         return
@@ -334,7 +361,7 @@ def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> 
                     size = int.from_bytes(p.buf[:_LEN], "little")
                     if len(p.buf) < _LEN + size:
                         break
-                    n, value, exc = pickle.loads(p.buf[_LEN:_LEN + size])
+                    n, value, exc = _loads(p.buf[_LEN:_LEN + size])
                     del p.buf[:_LEN + size]
                     p.queued.pop(n, None)
                     if n < nxt or n in results:  # a task this process took back and ran already
