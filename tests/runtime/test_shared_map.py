@@ -289,3 +289,14 @@ def test_taking_back_keeps_the_first_error(n, bad):
     want = _run(SerialExecutor(), fn, iter(range(n)))
     with ProcessExecutor(2) as ex:
         assert _run(ex, fn, iter(range(n))) == want
+
+
+@pytest.mark.skipif(not forked.available(), reason="no fork on this platform")
+def test_workers_ended_by_the_map_are_reaped_later(monkeypatch):
+    """The map does not wait for its workers to end (this process goes on to its result);
+    ``reap()`` (called when the executor closes, and at exit) leaves no child behind."""
+    monkeypatch.delenv("MRKIT_SHARE_POOL", raising=False)
+    before = _children()
+    assert list(forked.shared_map(square, iter(range(50)), 3)) == [i * i for i in range(50)]
+    forked.reap()
+    assert forked._UNREAPED == [] and _children() == before

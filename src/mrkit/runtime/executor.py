@@ -17,6 +17,7 @@ it ``-j`` / ``--executor`` on every command) does.
 from __future__ import annotations
 
 import os
+import sys
 from collections import deque
 
 from ..errors import MrkitError
@@ -104,6 +105,9 @@ class ProcessExecutor:
         ctx, self._ctx, self._pool, self._entered = self._ctx, None, None, False
         if ctx is not None:
             ctx.__exit__(*exc)
+        forked = sys.modules.get(f"{__package__}.forked")
+        if forked is not None:  # workers of map_shared that ended with the map: wait for them now
+            forked.reap()
 
     def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
         if not self._entered:

@@ -20,9 +20,11 @@ through its threads, and shutting it down.  Here:
   not pickle is run here.
 - No idle tail: once the stream has ended, this process takes back the tasks still
   queued to a worker, the last first (a worker runs its tasks in order; the one it runs now
-  is left to it), and runs them itself; the worker's result for such a task, if it comes,
-  is dropped (tasks must not depend on where they run: smatch's do not).  A worker still
-  busy with one when the map ends is killed.  (Session 28: with three chunks queued, this
+  is left to it), and runs them itself; the worker's current task too when its result has
+  not come after twice the time this process's last task took (a worker kept off its core
+  by other jobs).  The worker's result for such a task, if it comes, is dropped (tasks must
+  not depend on where they run: smatch's do not).  A worker still busy with one when the
+  map ends is killed.  (Session 28: with three chunks queued, this
   process waited 5-15 ms for the worker's last ones on 25,000 Little Prince pairs.)
 - Errors come out as in a serial run: an exception of task *n* (run here or in a
   worker) is raised when every earlier task's result has been yielded, and so is an
@@ -219,41 +221,71 @@ def _fork_workers(fn: Callable[[Any], Any], count: int) -> list[_Worker]:
 
 def _stop(procs: list[_Worker]) -> None:
     """End every worker: one waiting for a task (none of its tasks unanswered) sees its task
-    pipe end and leaves by itself (given ~50 ms); any other is killed."""
-    import time
-
+    pipe end and leaves by itself; any other is killed.  Neither is waited for here (the
+    kernel ends a process of a large memory in a millisecond or more, longer on a busy
+    machine, while this process goes on to its result): :func:`reap` waits for them, when
+    the executor closes or at exit."""
     for p in procs:
         try:
             os.close(p.tasks)
         except OSError:
             pass
-    deadline = time.monotonic() + 0.05
     for p in procs:
-        if p.done:
-            pass
-        elif not p.queued and not p.out:
-            while time.monotonic() < deadline:
-                try:
-                    if os.waitpid(p.pid, os.WNOHANG)[0]:
-                        p.done = True
-                        break
-                except OSError:
-                    p.done = True
-                    break
-                time.sleep(0.0005)
         if not p.done:
-            try:
-                os.kill(p.pid, 9)
-            except OSError:
-                pass
-            try:
-                os.waitpid(p.pid, 0)
-            except OSError:
-                pass
+            if p.queued or p.out:
+                try:
+                    os.kill(p.pid, 9)
+                except OSError:
+                    pass
+            _leave(p.pid)
+            p.done = True
         try:
             os.close(p.fd)
         except OSError:
             pass
+
+
+_UNREAPED: list[int] = []
+"""Workers :func:`_stop` ended and nobody has waited for yet."""
+
+
+def _leave(pid: int) -> None:
+    try:
+        if os.waitpid(pid, os.WNOHANG)[0]:
+            return
+    except OSError:  # not our child (any more)
+        return
+    if not _UNREAPED:
+        import atexit
+
+        atexit.register(reap)  # once per batch: unregistered by reap()
+    _UNREAPED.append(pid)
+
+
+def reap(patience: float = 1.0) -> None:
+    """Wait for the workers :func:`_stop` ended: a worker left to leave by itself that is
+    still there after ``patience`` seconds is killed."""
+    import time
+
+    if not _UNREAPED:
+        return
+    import atexit
+
+    atexit.unregister(reap)
+    deadline = time.monotonic() + patience
+    while _UNREAPED:
+        pid = _UNREAPED[-1]
+        try:
+            done = os.waitpid(pid, os.WNOHANG)[0]
+            if not done and time.monotonic() >= deadline:
+                os.kill(pid, 9)
+                done = os.waitpid(pid, 0)[0]
+        except OSError:
+            done = True
+        if done:
+            _UNREAPED.pop()
+        else:
+            time.sleep(0.0005)
 
 
 def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> Iterator[Any]:
@@ -261,6 +293,7 @@ def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> 
     (see the module docstring).  ``tasks``: any iterable (drawn here only, once); tasks
     and results travel through :func:`_dumps` (marshal, else pickle)."""
     import select
+    from time import perf_counter
 
     from ..codecs._files import gc_paused
 
@@ -274,6 +307,7 @@ def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> 
         stream_error: BaseException | None = None
         failed_at = None  # the first index known to have failed: nothing after it is handed out
         taken: set[int] = set()  # tasks queued to a worker that this process took back
+        last_run = 0.0  # seconds this process took for its last task
 
         def draw():
             nonlocal drawn, end, stream_error
@@ -291,13 +325,15 @@ def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> 
             return (drawn - 1, task)
 
         def run_here(n: int, task: Any) -> None:
-            nonlocal failed_at
+            nonlocal failed_at, last_run
+            began = perf_counter()
             try:
                 with gc_paused():
                     results[n] = (fn(task), None)
             except Exception as exc:
                 results[n] = (None, exc)
                 failed_at = n if failed_at is None else min(failed_at, n)
+            last_run = perf_counter() - began
 
         def take_back() -> bool:
             """Run here the last task queued to a worker and not yet answered, but not the
@@ -398,6 +434,16 @@ def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> 
             if not any(p.queued for p in procs):
                 raise MrkitError(f"a worker process stopped without the results of task {nxt + 1} "
                                  "(killed, or out of memory?)")
+            if TAKE_BACK and end is not None and nxt not in taken and any(nxt in p.queued for p in procs):
+                # the stream has ended and the next result is a worker's current task: wait
+                # about twice as long as this process's last task took, then run it here too
+                # (a worker that other jobs keep off its core does not hold the end back)
+                receive(max(0.001, 2 * last_run))
+                if nxt not in results and any(nxt in p.queued for p in procs):
+                    q = next(p for p in procs if nxt in p.queued)
+                    taken.add(nxt)
+                    run_here(nxt, q.queued[nxt])
+                continue
             receive(1.0)
     finally:
         _stop(procs)
