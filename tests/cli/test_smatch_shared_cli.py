@@ -42,3 +42,60 @@ def test_bad_input_with_two_processes_is_the_one_process_error(tmp_path, bad):
     assert two.stdout == "" and len(two.stderr.splitlines()) == 1
     assert two.stderr == one.stderr and "g.amr" in two.stderr
     assert not out.exists()
+
+
+# ------------------------------------------------------------------ session 28: every shared corpus, byte for byte
+
+SHARED_PAIRS = [
+    ("amr/parseeval-little-prince/gold.amr", "amr/parseeval-little-prince/t5.amr"),
+    ("amr/parseeval-little-prince/gold.amr", "amr/parseeval-little-prince/bart.amr"),
+    ("amr/parseeval-little-prince/original/qualitylp_abparser_src.test.amr",
+     "amr/parseeval-little-prince/original/qualitylp_abparser_tgt.test.amr"),
+    ("amr/little-prince/amr-bank-struct-v3.0.txt", "amr/little-prince/amr-bank-struct-v3.0.txt"),
+    ("amr/little-prince/amr-bank-struct-v1.6-test.txt", "amr/little-prince/amr-bank-struct-v1.6-test.txt"),
+    ("amr/bio/amr-release-test-bio.txt", "amr/bio/amr-release-test-bio.txt"),
+    ("amr/bio/amr-release-bio-v3.0.PARTIAL-first-graphs.txt", "amr/bio/amr-release-bio-v3.0.PARTIAL-first-graphs.txt"),
+    ("amr/qald9/qald-9-amr-test.txt", "amr/qald9/qald-9-amr-test.txt"),
+    ("amr/bamboo/sts/main_src.test.amr", "amr/bamboo/sts/main_tgt.test.amr"),
+    ("amr/bamboo/sick/main_src.test.amr", "amr/bamboo/sick/main_tgt.test.amr"),
+    ("amr/alt-metrics-handmade/a.amr", "amr/alt-metrics-handmade/b.amr"),
+]
+
+
+def _same_bytes(gold: str, system: str, *extra: str) -> None:
+    """-j 2 and -j 3 print the bytes -j 1 prints (text and --json), with its exit status
+    and stderr."""
+    for fmt in ((), ("--json",)):
+        one = run_mrkit("smatch", gold, system, "-j", "1", *fmt, *extra)
+        for j in ("2", "3"):
+            other = run_mrkit("smatch", gold, system, "-j", j, *fmt, *extra)
+            assert (other.returncode, other.stdout, other.stderr) == (one.returncode, one.stdout, one.stderr), j
+
+
+@pytest.mark.parametrize("gold,system", SHARED_PAIRS, ids=lambda p: p.split("/")[-1])
+def test_every_shared_corpus_gives_the_same_bytes(gold, system):
+    from conftest import shared_path
+
+    _same_bytes(str(shared_path(*gold.split("/"))), str(shared_path(*system.split("/"))))
+
+
+ROBUSTNESS_AMR = ["penman-concept-less-node.amr", "penman-nesting-depth-500.amr",
+                  "penman-one-node-20000-attributes.amr", "penman-role-without-value.amr", "small.amr",
+                  "docsmatch-dup-snt.amr", "clusters-aligned-amr-huge-range.amr",
+                  "clusters-aligned-amr-isi-nonnumeric.amr"]
+
+
+@pytest.mark.parametrize("name", ROBUSTNESS_AMR)
+def test_robustness_files_give_the_same_bytes(name, tmp_path):
+    """Each PENMAN robustness file against itself, and against a large corpus it is put in
+    the middle of (the error, if any, in a chunk of the worker or of this process)."""
+    from conftest import shared_path
+
+    path = shared_path("robustness", name)
+    _same_bytes(str(path), str(path))
+    good = _corpus(tmp_path / "g.amr", 1500, 0)
+    mixed = tmp_path / "mixed.amr"
+    body = open(good).read()
+    half = body.index("# ::id s750")
+    mixed.write_text(body[:half] + path.read_text(encoding="utf-8", errors="replace") + "\n\n" + body[half:])
+    _same_bytes(str(mixed), str(mixed))
