@@ -135,7 +135,10 @@ def _work(fn: Callable[[Any], Any], tasks: int, out: int) -> None:
     exception) to ``out``; until the task pipe ends (this process is done or gone) or a task
     fails.  Never returns."""
     try:
-        import signal
+        try:  # the C module: `signal` builds its enums first (~1-2 ms before the first task)
+            import _signal as signal
+        except ImportError:
+            import signal
 
         from ..codecs._files import gc_paused
 
