@@ -6,6 +6,7 @@
     python benchmarks/bench_smatch.py --parallel --times 5 --repeat 7   # SICK x5 (24,645 pairs) alone
     python benchmarks/bench_smatch.py --parallel --corpus lp --times 16  # LP v1.6 vs perturbed x16 (24,992 pairs)
     python benchmarks/bench_smatch.py --parallel --corpus bio --times 50 # Bio test vs perturbed x50 (25,000 pairs)
+    python benchmarks/bench_smatch.py --parallel --corpus lp --times 16 --timeline  # + the phases of each run
 
 ``--targets`` runs the workloads of issue 14's target table (SICK, STS, Little Prince
 1,562 pairs perturbed, Little Prince T5 200 pairs, Bio test vs itself) with mrkit and
@@ -134,7 +135,20 @@ pairs a copy: x16 is 24,992 pairs, 12.4 MB a side) and Bio test against its pert
 (500 long pairs a copy: x50 is 25,000 pairs, 31 MB a side)."""
 
 
-def parallel_table(repeat: int, timeout: float, times: tuple[int, ...] | None = None, corpus: str = "sick") -> int:
+def timeline_run(args: list[str], timeout: float) -> dict[str, float]:
+    """The phases of one whole ``mrkit ARGS`` run (``timeline_smatch.summary``, ms)."""
+    import timeline_smatch
+
+    script = str(Path(__file__).resolve().parent / "timeline_smatch.py")
+    r = harness.run([sys.executable, script, *args], 1, timeout, harness.mrkit_env())
+    return timeline_smatch.summary(r.stderr.splitlines(), 1000 * r.wall)
+
+
+TIMELINE = ("before", "to smatch_files", "to first task", "tail", "after map", "cpu to fork", "cpu after map")
+
+
+def parallel_table(repeat: int, timeout: float, times: tuple[int, ...] | None = None, corpus: str = "sick",
+                   timeline: bool = False) -> int:
     """Wall clock and CPU per process of -j 1 and -j 2 (runs interleaved) on a corpus
     repeated ``times`` times (:data:`PARALLEL_CORPORA`; SICK x5 also without blank lines
     between graphs): where do two workers pay (pipeline/amr.py SHARED_MIN_BYTES)?  On a
@@ -142,7 +156,7 @@ def parallel_table(repeat: int, timeout: float, times: tuple[int, ...] | None = 
     show what each process did."""
     import os
 
-    rows = []
+    rows, trows = [], []
     workload, default_times = PARALLEL_CORPORA[corpus]
     times = times or default_times
     label = {"sick": "SICK", "lp": "LP v1.6 vs perturbed", "bio": "Bio test vs perturbed"}[corpus]
@@ -159,6 +173,13 @@ def parallel_table(repeat: int, timeout: float, times: tuple[int, ...] | None = 
                     got[j].append(cpu_run(["smatch", gold, system, "-j", j], 1, timeout))
             med = {j: [sorted(c)[len(c) // 2] for c in zip(*v)] for j, v in got.items()}
             one, two = med["1"], med["2"]
+            if timeline:  # where the part of -j 2 that is not split goes (ms, medians)
+                phases = {j: [timeline_run(["smatch", gold, system, "-j", j], timeout) for _ in range(repeat)]
+                          for j in ("1", "2")}
+                for j, runs in phases.items():
+                    cells = [f"{sorted(r[k] for r in runs)[len(runs) // 2]:.1f}" for k in TIMELINE]
+                    trows.append((name, f"-j {j}", *cells))
+                    print("\t".join(trows[-1]), file=sys.stderr, flush=True)
             rows.append((name, f"{per_copy * times:,}", f"{Path(gold).stat().st_size / 1e6:.1f}",
                          f"{one[0]:.2f}", f"{two[0]:.2f}", harness.ratio(one[0], two[0], 2),
                          f"{one[1]:.2f}", f"{two[1]:.2f} + {two[2]:.2f}", f"{one[3]:.0f} / {two[3]:.0f}, {two[4]:.0f}",
@@ -166,6 +187,9 @@ def parallel_table(repeat: int, timeout: float, times: tuple[int, ...] | None = 
             print("\t".join(rows[-1]), file=sys.stderr, flush=True)
     harness.table(("corpus", "pairs", "gold MB", "-j 1 s", "-j 2 s", "speed-up of -j 2", "-j 1 CPU s",
                    "-j 2 CPU s (parent + workers)", "peak MB -j 1 / -j 2 parent, worker", "load"), rows)
+    if trows:
+        print()
+        harness.table(("corpus", "run", *(f"{k} ms" for k in TIMELINE)), trows)
     return 0
 
 
@@ -237,10 +261,13 @@ def main() -> int:
     ap.add_argument("--corpus", choices=sorted(PARALLEL_CORPORA), default="sick",
                     help="with --parallel: the corpus repeated (sick: BAMBOO SICK; lp: Little Prince v1.6 "
                          "vs its perturbed copy; bio: Bio test vs its perturbed copy)")
+    ap.add_argument("--timeline", action="store_true",
+                    help="with --parallel: also the phases of -j 1 and -j 2 (benchmarks/timeline_smatch.py): "
+                         "start-up and exit, to the first task, the idle tail, after the map (ms, medians)")
     args = ap.parse_args()
     if args.parallel:
         times = tuple(int(t) for t in args.times.split(",")) if args.times else None
-        return parallel_table(max(args.repeat, 3), args.timeout, times, args.corpus)
+        return parallel_table(max(args.repeat, 3), args.timeout, times, args.corpus, args.timeline)
     if args.targets:
         args.workloads, args.tools, args.repeat = ",".join(TARGETS), "mrkit,smatch", max(args.repeat, 5)
     if not DATA.exists():
