@@ -13,9 +13,10 @@ what a worker needs is imported before the workers fork.  With a
 :class:`~mrkit.runtime.executor.ProcessExecutor` this process scores chunks too
 (``map_shared``: ``-j 2`` is this process and one forked worker): this process cuts the
 files, once, into guided chunks (:func:`_guided`), keeps each worker three chunks ahead (byte
-ranges, 24 bytes a pair) and scores the next chunk itself.  A chunk comes back packed (ids,
-int64 counts, certificates, bounds) and lands in a
-:class:`~mrkit.aggregate.corpus.Collector`.  An executor whose workers do not see this
+ranges, 24 bytes a pair) and scores the next chunk itself.  A chunk comes back reduced where
+it was scored (:func:`_packed`: ids, int64 counts and their sums, each pair's F1,
+certificates, bounds) and lands in a :class:`~mrkit.aggregate.columns.ColumnCollector`:
+after the map this process only concatenates arrays (session 28).  An executor whose workers do not see this
 machine's files (a cluster) gets the texts instead.  Blocks the scanner leaves whole that
 hold several graphs, different counts, bytes that are not UTF-8, MRP input and standard
 input go the general way: graphs are read in this process (:func:`iter_amr_pairs`) and
