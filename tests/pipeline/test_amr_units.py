@@ -271,3 +271,32 @@ def test_shared_runs_equal_serial_on_generated_corpora(tmp_path, n, shift, worke
     finally:
         amr.UNIT_CHUNK_MIN = saved
     assert got == want
+
+
+# ------------------------------------------------------------------ session 28: chunks reduced where scored
+
+def test_counts_are_int64_when_whole():
+    """The engine gives matched counts as floats: whole ones travel and sum as int64 (the
+    same bits: exact doubles), anything else keeps float64 (then all three columns)."""
+    assert amr._counts([3.0, 0.0, 12.0]).typecode == "q" and list(amr._counts([3.0, 12.0])) == [3, 12]
+    assert amr._counts([1, 2]).typecode == "q"
+    assert amr._counts([1.5, 2.0]).typecode == "d"
+    assert amr._counts([2.0 ** 60]).typecode == "d"
+    assert amr._counts([]).typecode == "q"
+    packed = amr._packed(["a", "b"], [(1.5, 2, 3), (1.0, 1, 1)], [True, False], [1.5, 1.0], None)
+    ids, columns, sums, certs, bounds, values, records = amr._unpacked(packed)
+    assert [c.typecode for c in columns] == ["d", "d", "d"] and sums is None
+    assert ids == ["a", "b"] and certs == b"\x01\x00" and list(bounds) == [1.5, 1.0]
+    assert list(values["f1"]) == [2 * 1.5 / 5, 1.0]
+
+
+def test_a_corpus_result_keeps_int64_columns_and_chunk_sums(tmp_path):
+    """smatch_files on the compiled path: the table is int64 columns whose sums came with
+    the chunks, each pair's F1 computed in the chunk: the summary equals the general path's."""
+    gold = _corpus(tmp_path / "g.amr", 300, 0)
+    system = _corpus(tmp_path / "s.amr", 300, 2)
+    got = smatch_files(gold, system, chunk=7)
+    table = got._raw("table")
+    assert [c.typecode for c in table.columns] == ["q", "q", "q"] and table._sums is not None
+    assert table.known is not None and len(table.known[1]["f1"]) == 300
+    assert _key(got) == _key(_general(gold, system))

@@ -326,15 +326,29 @@ def _packed(ids: list, rows: list, certs: list, bounds: list, records) -> tuple:
     joined = "\n".join(ids)
     if joined.count("\n") == len(ids) - 1 and ids:
         ids = joined
-    cols = list(zip(*rows)) or [(), (), ()]
-    try:
-        columns = [array("q", c) for c in cols]
-    except (TypeError, OverflowError):  # a count that is not an int (or beyond int64)
-        columns = [array("d", map(float, c)) for c in cols]
+    columns = [_counts(c) for c in zip(*rows)] or [array("q") for _ in range(3)]
+    if any(c.typecode == "d" for c in columns):  # a count that is not whole: float64 throughout
+        columns = [c if c.typecode == "d" else array("d", c) for c in columns]
     f1 = chunk_values(prf_reduce, columns, ("f1",))["f1"]
     sums = tuple(map(sum, columns)) if columns[0].typecode == "q" else None
     return (ids, columns[0].typecode, b"".join(c.tobytes() for c in columns), sums, bytes(map(bool, certs)),
             array("d", bounds).tobytes(), f1.tobytes(), records)
+
+
+def _counts(values) -> array:
+    """A column of counts as int64 when every one is whole (the engine gives the matched
+    count as a float; whole floats below 2**53 are the ints' exact doubles, so sums and
+    ratios keep their bits), else float64."""
+    from array import array
+
+    try:
+        return array("q", values)
+    except (TypeError, OverflowError):
+        pass
+    col = array("d", values)
+    if all(map(float.is_integer, col)) and (not col or -2.0 ** 53 <= min(col) and max(col) <= 2.0 ** 53):
+        return array("q", map(int, col))
+    return col
 
 
 def _unpacked(chunk: tuple) -> tuple:
