@@ -72,7 +72,13 @@ pairs, 0.5 MB) 0.139 against 0.116 + 0.045; SICK x1 (4,929 pairs, 1.15 MB) 0.172
 0.148 + 0.056; SICK x2 (2.3 MB) 0.280 against 0.196 + 0.101.  The parent's CPU (start-up,
 its share, the report) is the critical path when the worker keeps up: -j 2 is expected to
 gain ~0.02 s at 0.5-1 MB and more above; 1 MB keeps a margin for the fork and the
-worker's wake-up.  (Session 26, when every process cut both files: 2 MB.)"""
+worker's wake-up.  (Session 26, when every process cut both files: 2 MB.)  Session 28
+(chunks reduced where scored, tasks taken back at the end; medians of 5 runs at loads 4-5.5,
+-j 1 CPU against -j 2's parent + worker): STS 0.115 against 0.085 + 0.042 s; SICK x1 0.162
+against 0.123 + 0.068 s; self-scores of Bio test (0.6 MB) 0.097 against 0.086 + 0.026 s and
+of the Little Prince v1.6 (0.8 MB) 0.104 against 0.090 + 0.033 s.  Below 1 MB the parent's
+critical path shrinks by 10-26% (less on self-scores, where pairs are fast); 1 MB stays
+until a quiet machine shows the wall clock follows."""
 
 
 def parallel_worth_it(gold: str, shared: bool = False) -> bool:
