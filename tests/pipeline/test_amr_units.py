@@ -275,28 +275,32 @@ def test_shared_runs_equal_serial_on_generated_corpora(tmp_path, n, shift, worke
 
 # ------------------------------------------------------------------ session 28: chunks reduced where scored
 
-def test_counts_are_int64_when_whole():
-    """The engine gives matched counts as floats: whole ones travel and sum as int64 (the
-    same bits: exact doubles), anything else keeps float64 (then all three columns)."""
-    assert amr._counts([3.0, 0.0, 12.0]).typecode == "q" and list(amr._counts([3.0, 12.0])) == [3, 12]
-    assert amr._counts([1, 2]).typecode == "q"
-    assert amr._counts([1.5, 2.0]).typecode == "d"
-    assert amr._counts([2.0 ** 60]).typecode == "d"
-    assert amr._counts([]).typecode == "q"
-    packed = amr._packed(["a", "b"], [(1.5, 2, 3), (1.0, 1, 1)], [True, False], [1.5, 1.0], None)
+def test_chunks_travel_as_typed_columns_with_exact_sums():
+    """A chunk's columns are int64 where every count is an int, else float64 (the engine
+    gives the matched count as a float); a column's sum travels with it where it is the
+    same in any grouping (ints; whole non-negative floats), else None."""
+    assert amr._column([1, 2]).typecode == "q" and amr._column([3.0, 1.0]).typecode == "d"
+    assert amr._column([2 ** 70]).typecode == "d"
+    assert amr._exact_sum(amr._column([3.0, 0.0, 12.0])) == 15.0
+    assert amr._exact_sum(amr._column([1.5, 2.0])) is None
+    assert amr._exact_sum(amr._column([-1.0, 2.0])) is None
+    assert amr._exact_sum(amr._column([2.0 ** 53, 2.0])) is None
+    assert amr._exact_sum(amr._column([4, 5])) == 9 and amr._exact_sum(amr._column([])) == 0
+    packed = amr._packed(["a", "b"], ([1.5, 1.0], [2, 1], [3, 1]), bytearray(b"\x01\x00"), [1.5, 1.0], None)
     ids, columns, sums, certs, bounds, values, records = amr._unpacked(packed)
-    assert [c.typecode for c in columns] == ["d", "d", "d"] and sums is None
+    assert [c.typecode for c in columns] == ["d", "q", "q"] and sums == (None, 3, 4)
+    assert [list(c) for c in columns] == [[1.5, 1.0], [2, 1], [3, 1]]
     assert ids == ["a", "b"] and certs == b"\x01\x00" and list(bounds) == [1.5, 1.0]
-    assert list(values["f1"]) == [2 * 1.5 / 5, 1.0]
+    assert list(values["f1"]) == [2 * 1.5 / 5, 1.0] and records is None
 
 
-def test_a_corpus_result_keeps_int64_columns_and_chunk_sums(tmp_path):
-    """smatch_files on the compiled path: the table is int64 columns whose sums came with
+def test_a_corpus_result_keeps_typed_columns_and_chunk_sums(tmp_path):
+    """smatch_files on the compiled path: the table is typed columns whose sums came with
     the chunks, each pair's F1 computed in the chunk: the summary equals the general path's."""
     gold = _corpus(tmp_path / "g.amr", 300, 0)
     system = _corpus(tmp_path / "s.amr", 300, 2)
     got = smatch_files(gold, system, chunk=7)
     table = got._raw("table")
-    assert [c.typecode for c in table.columns] == ["q", "q", "q"] and table._sums is not None
+    assert [c.typecode for c in table.columns] == ["d", "q", "q"] and table._sums is not None
     assert table.known is not None and len(table.known[1]["f1"]) == 300
     assert _key(got) == _key(_general(gold, system))

@@ -131,7 +131,7 @@ class ColumnCollector:
                  keep_records: bool = False) -> None:
         self.metric, self.reduce, self.width = metric, reduce, width
         self.columns = [array("q") for _ in range(width)]
-        self._sums: list[int] | None = [0] * width  # while the columns are int64
+        self._sums: list = [0] * width  # exact sums so far (None: summed in row order at the end)
         self.values: dict[str, array] | None = None
         self.ids: list[str | None] = []
         self._certified = bytearray() if certified else None
@@ -143,21 +143,23 @@ class ColumnCollector:
     def add_columns(self, ids: Sequence[str | None], columns: Sequence[array], certified: bytes | None = None,
                     values: dict[str, array] | None = None, records: Sequence[dict] | None = None,
                     sums: Sequence[int] | None = None) -> None:
-        """The pairs of one chunk: their ids, ``width`` typed columns, one certification
-        byte each (0 or 1), their :func:`chunk_values` (optional), records (when kept) and,
-        for int64 columns, their sums (optional: computed here otherwise)."""
+        """The pairs of one chunk: their ids, ``width`` typed columns (int64 or float64,
+        each its own), one certification byte each (0 or 1), their :func:`chunk_values`
+        (optional), records (when kept) and the columns' sums where they are exact in any
+        grouping (None for a column whose sum is not; without ``sums``: int64 columns are
+        summed here); a column without a sum is summed after the last chunk, in row order."""
         n = len(ids)
         if len(columns) != self.width or any(len(c) != n for c in columns):
             raise ValueError(f"{self.metric}: a chunk of {n} pairs whose columns do not hold {self.width} "
                              "statistics each")
         own = self.columns
-        if own[0].typecode == "q" and any(c.typecode != "q" for c in columns):  # a float: float64 from now on
-            own = self.columns = [array("d", c) for c in own]
-            self._sums = None  # float columns are summed in row order, after the last chunk
-        for mine, c in zip(own, columns):
-            mine.extend(c if c.typecode == mine.typecode else array(mine.typecode, c))
-        if self._sums is not None:  # int64 counts: exact sums, a chunk at a time
-            self._sums = [a + b for a, b in zip(self._sums, sums or map(sum, columns))]
+        for i, c in enumerate(columns):
+            if own[i].typecode == "q" and c.typecode != "q":  # a float: this column is float64 from now on
+                own[i] = array("d", own[i])
+            own[i].extend(c if c.typecode == own[i].typecode else array(own[i].typecode, c))
+        if sums is None:  # int64 sums are exact in any grouping; float64 ones only when told so
+            sums = [sum(c) if c.typecode == "q" else None for c in columns]
+        self._sums = [None if a is None or b is None else a + b for a, b in zip(self._sums, sums)]
         if values is not None and (self.values is not None or not self.ids):
             if self.values is None:
                 self.values = {name: array("d") for name in values}
@@ -174,7 +176,7 @@ class ColumnCollector:
     def result(self, detail: dict | None = None) -> CorpusResult:
         known = None if self.values is None else (getattr(self.reduce, "scalar", None), self.values)
         table = ColumnTable(self.columns, known)
-        if self._sums is not None:
+        if all(x is not None for x in self._sums):
             table._sums = tuple(float(x) for x in self._sums)
         return CorpusResult(self.metric, table, self.reduce, self.ids, self._certified,
                             "micro", self.records, dict(detail or {}))

@@ -221,11 +221,11 @@ def _scored(k: int, g: Graph, s: Graph, config: "AlignConfig", keep: frozenset[s
 def _score_graphs(task: tuple) -> tuple:
     """Worker: score a chunk of (index, gold graph, system graph)."""
     config, keep, record, items = task
-    ids, rows, certs, bounds = [], [], [], []
+    ids, cols, certs, bounds = [], ([], [], []), bytearray(), []
     records = [] if record else None
     for k, g, s in items:
-        _add_scored(_scored(k, g, s, config, keep, record), ids, rows, certs, bounds, records)
-    return _packed(ids, rows, certs, bounds, records)
+        _add_scored(_scored(k, g, s, config, keep, record), ids, cols, certs, bounds, records)
+    return _packed(ids, cols, certs, bounds, records)
 
 
 def _fast_path(config: "AlignConfig", keep: frozenset[str], record: bool):
@@ -280,9 +280,8 @@ def _score_units_of(config: "AlignConfig", keep: frozenset[str], record: bool, l
 
 
 def _score_texts(config, keep, record, glabel, slabel, k0, golds, systems) -> tuple | None:
-    """Score (first line, text) blocks pairwise: ``(ids, rows, certified, bounds, records)``
-    (``records`` None unless asked for), or ``None`` when a block does not hold exactly one
-    graph.
+    """Score (first line, text) blocks pairwise: the chunk's :func:`_packed` results, or
+    ``None`` when a block does not hold exactly one graph.
 
     A pair goes the compiled way first (:mod:`mrkit.features._triples` codes the two
     blocks' Smatch triples, :func:`mrkit.align._kernel.smatch_stage` runs the engine's
@@ -293,7 +292,8 @@ def _score_texts(config, keep, record, glabel, slabel, k0, golds, systems) -> tu
     from ..codecs.penman import parse_block
 
     fast = _fast_path(config, keep, record)
-    ids, rows, certs, bounds = [], [], [], []
+    ids, cols, certs, bounds = [], ([], [], []), bytearray(), []
+    matched, n_gold, n_system = (c.append for c in cols)
     records = [] if record else None
     for k, (gstart, gtext), (sstart, stext) in zip(range(k0, k0 + len(golds)), golds, systems):
         if fast is not None:
@@ -303,27 +303,28 @@ def _score_texts(config, keep, record, glabel, slabel, k0, golds, systems) -> tu
                 if score is not None:
                     gid = coded[0]
                     ids.append(str(k + 1) if gid is None else gid)
-                    rows.append((score, coded[1], coded[2]))
-                    certs.append(True)
+                    matched(score)
+                    n_gold(coded[1])
+                    n_system(coded[2])
+                    certs.append(1)
                     bounds.append(score)
                     continue
         g = parse_block(gstart, gtext, glabel, k)
         s = parse_block(sstart, stext, slabel, k)
         if len(g) != 1 or len(s) != 1:
             return None
-        _add_scored(_scored(k, g[0], s[0], config, keep, record), ids, rows, certs, bounds, records)
-    return _packed(ids, rows, certs, bounds, records)
+        _add_scored(_scored(k, g[0], s[0], config, keep, record), ids, cols, certs, bounds, records)
+    return _packed(ids, cols, certs, bounds, records)
 
 
-def _packed(ids: list, rows: list, certs: list, bounds: list, records) -> tuple:
+def _packed(ids: list, cols: tuple, certs: bytearray, bounds: list, records) -> tuple:
     """A chunk's results in few objects for the trip back to this process, reduced where
     the chunk was scored (with ``-j 2``, by either process: after the map this process only
-    concatenates arrays): ids joined by newlines, the columns (matched, gold, system) as
-    int64 bytes (float64 when a count is not an int) and their sums (int64 only: exact in
-    any grouping), certificates as a byte each, bounds
-    and each pair's F1 (as the corpus result computes it:
-    :func:`~mrkit.aggregate.columns.chunk_values`) as float64 bytes.  :func:`_unpacked`
-    restores them exactly."""
+    concatenates arrays): ids joined by newlines; the columns (matched, gold, system) as
+    int64 or float64 bytes (:func:`_column`) with their sums where they are exact in any
+    grouping (:func:`_exact_sum`); each pair's F1 as the corpus result computes it
+    (:func:`~mrkit.aggregate.columns.chunk_values`), certificates (a byte each) and bounds.
+    :func:`_unpacked` restores them exactly."""
     from array import array
 
     from ..aggregate.columns import chunk_values
@@ -332,53 +333,64 @@ def _packed(ids: list, rows: list, certs: list, bounds: list, records) -> tuple:
     joined = "\n".join(ids)
     if joined.count("\n") == len(ids) - 1 and ids:
         ids = joined
-    columns = [_counts(c) for c in zip(*rows)] or [array("q") for _ in range(3)]
-    if any(c.typecode == "d" for c in columns):  # a count that is not whole: float64 throughout
-        columns = [c if c.typecode == "d" else array("d", c) for c in columns]
+    columns = [_column(c) for c in cols]
     f1 = chunk_values(prf_reduce, columns, ("f1",))["f1"]
-    sums = tuple(map(sum, columns)) if columns[0].typecode == "q" else None
-    return (ids, columns[0].typecode, b"".join(c.tobytes() for c in columns), sums, bytes(map(bool, certs)),
-            array("d", bounds).tobytes(), f1.tobytes(), records)
+    return (ids, "".join(c.typecode for c in columns), b"".join(c.tobytes() for c in columns),
+            tuple(map(_exact_sum, columns)), bytes(certs), array("d", bounds).tobytes(), f1.tobytes(), records)
 
 
-def _counts(values) -> array:
-    """A column of counts as int64 when every one is whole (the engine gives the matched
-    count as a float; whole floats below 2**53 are the ints' exact doubles, so sums and
-    ratios keep their bits), else float64."""
+def _column(values: list) -> array:
+    """A column of counts: int64 when every one is an int, else float64 (the engine gives
+    the matched count as a float)."""
     from array import array
 
     try:
         return array("q", values)
     except (TypeError, OverflowError):
-        pass
-    col = array("d", values)
-    if all(map(float.is_integer, col)) and (not col or -2.0 ** 53 <= min(col) and max(col) <= 2.0 ** 53):
-        return array("q", map(int, col))
-    return col
+        return array("d", values)
+
+
+def _exact_sum(col: array) -> int | float | None:
+    """The sum of a column when it is the same in any grouping (ints; whole non-negative
+    floats whose total stays within 2**53: every partial sum is exact), else None (then it
+    is summed after the last chunk, in row order)."""
+    if col.typecode == "q":
+        return sum(col)
+    if not col:
+        return 0.0
+    if min(col) >= 0.0 and all(map(float.is_integer, col)):
+        total = sum(col)
+        if total <= 2.0 ** 53:
+            return total
+    return None
 
 
 def _unpacked(chunk: tuple) -> tuple:
-    """``(ids, columns, column sums (int64 columns), certified bytes, bounds, {"f1": values},
-    records)`` of a :func:`_packed` chunk."""
+    """``(ids, columns, column sums (None where not exact), certified bytes, bounds,
+    {"f1": values}, records)`` of a :func:`_packed` chunk."""
     from array import array
 
-    ids, code, packed, sums, certs, bounds, f1, records = chunk
+    ids, codes, packed, sums, certs, bounds, f1, records = chunk
     if isinstance(ids, str):
         ids = ids.split("\n")
-    a = array(code)
-    a.frombytes(packed)
-    n = len(a) // 3
+    size = len(packed) // len(codes)  # int64 and float64: 8 bytes each
+    columns = []
+    for i, code in enumerate(codes):
+        c = array(code)
+        c.frombytes(packed[i * size:(i + 1) * size])
+        columns.append(c)
     b, v = array("d"), array("d")
     b.frombytes(bounds)
     v.frombytes(f1)
-    return ids, [a[:n], a[n:2 * n], a[2 * n:]], sums, certs, b, {"f1": v}, records
+    return ids, columns, sums, certs, b, {"f1": v}, records
 
 
-def _add_scored(item: tuple, ids: list, rows: list, certs: list, bounds: list, records: list | None) -> None:
+def _add_scored(item: tuple, ids: list, cols: tuple, certs: bytearray, bounds: list, records: list | None) -> None:
     pid, matched, n_gold, n_system, certified, b, rec = item
     ids.append(pid)
-    rows.append((matched, n_gold, n_system))
-    certs.append(certified)
+    for col, x in zip(cols, (matched, n_gold, n_system)):
+        col.append(x)
+    certs.append(1 if certified else 0)
     bounds.append(b)
     if records is not None:
         records.append(rec)
