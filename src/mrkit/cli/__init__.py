@@ -424,5 +424,38 @@ def _main(argv: list[str] | None = None) -> int:
         return 2
 
 
+def console() -> int:
+    """The ``mrkit`` console script: :func:`main`, then the process ends without the
+    interpreter's teardown (freeing every module and object: about 15 M instructions, 4 ms,
+    of a run, issue 14) when nothing is left for it to do (:func:`_nothing_at_exit`);
+    otherwise, and for :func:`main` called in-process, Python exits as usual."""
+    status = main()
+    if isinstance(status, int) and 0 <= status <= 255 and _nothing_at_exit():
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BaseException:  # noqa: BLE001 - a stream that cannot be flushed: Python's own exit reports it
+            return status
+        os._exit(status)
+    return status
+
+
+def _nothing_at_exit() -> bool:
+    """Whether the interpreter's exit would do nothing a user sees: no ``atexit`` handler
+    (tempfile's finalizers, multiprocessing, logging, concurrent.futures and Dask register
+    one), no thread but this one (the interpreter would join non-daemon threads), and the
+    standard streams still open.  The outputs mrkit writes are complete and renamed when
+    :func:`main` returns (``codecs/_files.atomic_write``)."""
+    import atexit
+
+    callbacks = getattr(atexit, "_ncallbacks", None)
+    if callbacks is None or callbacks():
+        return False
+    threading = sys.modules.get("threading")
+    if threading is not None and (threading.active_count() > 1 or getattr(threading, "_threading_atexits", None)):
+        return False
+    return all(s is not None and not s.closed for s in (sys.stdout, sys.stderr))
+
+
 if __name__ == "__main__":
     sys.exit(main())
