@@ -33,12 +33,13 @@ from operator import add
 
 from ..errors import InputError, MrkitError
 from ..model.amr import NON_INVERTED_OF
-from ..model.graph import Graph
 from . import CHUNK, chunked
 
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import IO, Callable, Iterable, Iterator
+
+    from ..model.graph import Graph  # annotations only: the coded metrics build no Graph
 
 if TYPE_CHECKING:  # the engine (and numpy) load only when pairs are scored
     from ..align import AlignConfig
