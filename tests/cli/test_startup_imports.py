@@ -55,13 +55,14 @@ def mrkit_modules_after(argv: list[str]) -> set[str]:
 def test_listing_the_commands_loads_no_command_and_nothing_heavy(argv):
     assert loaded(argv, STDLIB_DEFERRED + HEAVY + LOCALE + ("dataclasses", "json")) == []
     assert mrkit_modules_after(argv) == {"mrkit", "mrkit.cli", "mrkit.errors", "mrkit.codecs",
-                                         "mrkit.codecs._after_import"}
+                                         "mrkit.codecs._after_import", "mrkit.cli.quick_args", "mrkit.cli.parser"}
 
 
 def test_a_command_help_loads_only_its_own_command():
     modules = mrkit_modules_after(["smatch", "--help"])
     assert {m for m in modules if m.startswith("mrkit.cli.")} <= {"mrkit.cli.smatch", "mrkit.cli.smatch_options",
-                                                                   "mrkit.cli.common"}
+                                                                   "mrkit.cli.common", "mrkit.cli.quick_args",
+                                                                   "mrkit.cli.parser"}
     assert loaded(["smatch", "--help"], STDLIB_DEFERRED + HEAVY) == []
 
 
