@@ -181,7 +181,8 @@ def _report(args, res, ci, versus) -> int:
     # shallow copy keeps a small table plain Python (dataclasses.replace would read it as
     # an array and import numpy)
     view = copy.copy(res)
-    view.detail = {"corpus": res.corpus, "macro": res.macro, "details": res.detail}
+    macro = res.macro  # the mean of every pair's score: computed once for both reports
+    view.detail = {"corpus": res.corpus, "macro": macro, "details": res.detail}
     n = args.digits
     lines = []
     if args.per_pair:
@@ -189,7 +190,7 @@ def _report(args, res, ci, versus) -> int:
         lines += [f"{k + 1}\t{i}\t{x:.{n}f}" for k, (i, x) in enumerate(zip(res.ids, res.pair_scores))]
         lines.append("")
     lines.append(f"{res.name} corpus: {res.corpus:.{n}f}")
-    lines.append(f"{res.name} mean of pairs: {res.macro:.{n}f}")
+    lines.append(f"{res.name} mean of pairs: {macro:.{n}f}")
     emit_result(args, view, {"metric": res.name, "gold": args.gold, "system": args.system}, lines,
                 ci, versus, per_pair=args.per_pair)
     return 0
