@@ -55,7 +55,7 @@ def mrkit_modules_after(argv: list[str]) -> set[str]:
 def test_listing_the_commands_loads_no_command_and_nothing_heavy(argv):
     assert loaded(argv, STDLIB_DEFERRED + HEAVY + LOCALE + ("dataclasses", "json")) == []
     assert mrkit_modules_after(argv) == {"mrkit", "mrkit.cli", "mrkit.errors", "mrkit.codecs",
-                                         "mrkit.codecs._after_import", "mrkit.cli.quick_args", "mrkit.cli.parser"}
+                                         "mrkit.codecs._after_import", "mrkit.cli.parser"}
 
 
 def test_a_command_help_loads_only_its_own_command():

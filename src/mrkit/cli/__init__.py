@@ -41,6 +41,10 @@ COMMANDS = {
 }
 
 
+# the commands whose plain command lines cli/quick_args.py parses without argparse
+QUICK = ("score", "smatch")
+
+
 # subcommand name -> its one-line help in ``mrkit --help``: the same text the command's
 # ``add_parser`` gives (tests/cli/test_lazy_parser.py checks), so that listing the commands
 # imports none of them.  A command missing here is imported to list it.
@@ -220,11 +224,12 @@ def _lazy_inspect() -> None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     _lazy_inspect()
-    from .quick_args import quick_parse
+    if argv and argv[0] in QUICK:
+        from .quick_args import quick_parse
 
-    args = quick_parse(argv)  # the plain forms of score and smatch, without argparse
-    if args is not None:
-        return _main(args)
+        args = quick_parse(argv)  # the plain forms of score and smatch, without argparse
+        if args is not None:
+            return _main(args)
     from .parser import _untranslated, argparse, build_parser
 
     saved = _untranslated()

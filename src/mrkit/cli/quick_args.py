@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import importlib
 
-QUICK = ("score", "smatch")
-"""The commands whose plain command lines are parsed here."""
 
 _KINDS = {None: "store", "store": "store", "store_true": "flag", "append": "append"}
 _KEYS = {"action", "type", "choices", "default", "required", "help", "metavar", "dest", "nargs"}
@@ -146,10 +144,11 @@ def _value(arg: _Argument, text: str):
 
 def quick_parse(argv: list[str]):
     """The namespace argparse would give for ``argv`` (a :class:`Namespace`), or None when
-    ``argv`` is not a plain command line of a :data:`QUICK` command (argparse decides)."""
+    ``argv`` is not a plain command line of a command of ``mrkit.cli.QUICK`` (argparse decides)."""
+    from . import COMMANDS, QUICK
+
     if not argv or argv[0] not in QUICK:
         return None
-    from . import COMMANDS
 
     module = importlib.import_module(f".{COMMANDS[argv[0]]}", __package__)
     rec = Recorder()
