@@ -99,17 +99,18 @@ def test_unflushed_stdout_is_written(tmp_path):
 
 def test_closed_pipe_behaves_as_before(tmp_path):
     gold, system = _pair(tmp_path)
-    results = []
-    for entry in ("main", "console"):
-        r, w = os.pipe()
-        os.close(r)  # the reader is gone before anything is written
-        try:
-            done = _run(entry, ["smatch", gold, system, "--per-pair"], stdout=w)
-        finally:
-            os.close(w)
-        results.append((done.returncode, done.stderr))
-    assert results[0] == results[1]
-    assert results[1][0] == 0 and b"Traceback" not in results[1][1]
+    for args in (["smatch", gold, system, "--per-pair"], ["score", "--help"]):
+        results = []
+        for entry in ("main", "console"):
+            r, w = os.pipe()
+            os.close(r)  # the reader is gone before anything is written
+            try:
+                done = _run(entry, args, stdout=w)
+            finally:
+                os.close(w)
+            results.append((done.returncode, done.stderr))
+        assert results[0] == results[1], args
+    assert results[0][0] in (0, 120)  # --help: argparse ignores the failed write, Python's exit reports it
 
 
 def test_in_process_main_returns(tmp_path, capsys):

@@ -273,7 +273,12 @@ def console() -> int:
     interpreter's teardown (freeing every module and object: about 15 M instructions, 4 ms,
     of a run, issue 14) when nothing is left for it to do (:func:`_nothing_at_exit`);
     otherwise, and for :func:`main` called in-process, Python exits as usual."""
-    status = main()
+    try:
+        status = main()
+    except SystemExit as exc:  # argparse's --help, --version and usage errors: their text is written
+        if exc.code is not None and not isinstance(exc.code, int):
+            raise
+        status = exc.code or 0
     if isinstance(status, int) and 0 <= status <= 255 and _nothing_at_exit():
         try:
             sys.stdout.flush()
