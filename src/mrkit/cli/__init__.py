@@ -17,8 +17,7 @@ import sys
 import types
 import warnings
 
-
-from ..errors import InputError, MrkitError  # noqa: E402
+from ..errors import InputError, MrkitError
 
 # subcommand name -> module in this package
 COMMANDS = {
