@@ -11,7 +11,6 @@ become one line each and library log records are not printed.
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 import types
