@@ -69,7 +69,8 @@ HEAVY = ("numpy", "scipy", "highspy", "penman", "networkx", "ot", "mrkit.align",
 
 def loaded_by_cli(args: tuple[str, ...], modules: tuple[str, ...]) -> list[str]:
     """Which of ``modules`` ``python -m mrkit ARGS`` has loaded when it exits (any status)."""
-    code = ("import sys, runpy\n"
+    code = ("import sys, runpy, atexit\n"
+            "atexit.register(int)  # a handler: the console entry exits as usual, and this reports\n"
             f"sys.argv = ['mrkit', *{args!r}]\n"
             "try:\n    runpy.run_module('mrkit', run_name='__main__', alter_sys=True)\n"
             "except SystemExit:\n    pass\n"

@@ -63,13 +63,13 @@ def test_the_default_directory_is_gettexts():
 
 
 def test_argparse_imported_without_gettext_asks_it_on_first_message():
-    """In a fresh interpreter ``mrkit.cli`` imports argparse without gettext; argparse's
+    """In a fresh interpreter ``mrkit.cli.parser`` imports argparse without gettext; argparse's
     messages then come from the real gettext, imported at the first one."""
     import subprocess
     import sys
     from pathlib import Path
 
-    code = ("import sys\nimport mrkit.cli\nimport argparse\n"
+    code = ("import sys\nimport mrkit.cli.parser\nimport argparse\n"
             "print('gettext' in sys.modules, type(sys.modules.get('gettext')).__name__)\n"
             "m = argparse._('usage: ')\nimport gettext\n"
             "print(m == gettext.gettext('usage: '), type(sys.modules['gettext']).__name__, hasattr(gettext, 'translation'))\n"

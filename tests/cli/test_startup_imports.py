@@ -55,13 +55,14 @@ def mrkit_modules_after(argv: list[str]) -> set[str]:
 def test_listing_the_commands_loads_no_command_and_nothing_heavy(argv):
     assert loaded(argv, STDLIB_DEFERRED + HEAVY + LOCALE + ("dataclasses", "json")) == []
     assert mrkit_modules_after(argv) == {"mrkit", "mrkit.cli", "mrkit.errors", "mrkit.codecs",
-                                         "mrkit.codecs._after_import"}
+                                         "mrkit.codecs._after_import", "mrkit.cli.parser"}
 
 
 def test_a_command_help_loads_only_its_own_command():
     modules = mrkit_modules_after(["smatch", "--help"])
     assert {m for m in modules if m.startswith("mrkit.cli.")} <= {"mrkit.cli.smatch", "mrkit.cli.smatch_options",
-                                                                   "mrkit.cli.common"}
+                                                                   "mrkit.cli.common", "mrkit.cli.quick_args",
+                                                                   "mrkit.cli.parser"}
     assert loaded(["smatch", "--help"], STDLIB_DEFERRED + HEAVY) == []
 
 
@@ -230,3 +231,53 @@ def test_every_dataclass_has_a_docstring():
                     "dataclass" in ast.unparse(d) for d in node.decorator_list):
                 missing.append(f"{path.relative_to(root)}:{node.lineno} {node.name}")
     assert missing == []
+
+
+# Every module ``mrkit score -m sema GOLD SYSTEM --json`` loads (issue 14: a module that joins
+# this path costs every run; add it here only with a reason).
+SEMA_JSON_MODULES = {
+    "mrkit", "mrkit.errors", "mrkit.cli", "mrkit.codecs", "mrkit.codecs._after_import",  # main
+    "mrkit.cli.quick_args", "mrkit.cli.score", "mrkit.cli.common",  # the command and its options
+    "mrkit.metrics", "mrkit.metrics.registry", "mrkit.model", "mrkit.model.frozen",  # -m choices, options
+    "mrkit.runtime", "mrkit.runtime.executor", "mrkit.runtime.dask_executor",  # --executor choices
+    "mrkit.report", "mrkit.report.output", "mrkit.codecs._files",  # emit, atomic writes
+    "mrkit.pipeline", "mrkit.pipeline.amr", "mrkit.model.amr", "mrkit.codecs.registry",  # formats
+    "mrkit.pipeline.amr_metrics", "mrkit.features", "mrkit.features.triples", "mrkit.features._triples",
+    "mrkit.codecs.penman_units", "mrkit.codecs._cut",  # the coded reading
+    "mrkit.metrics.amr", "mrkit.metrics.amr.sema", "mrkit.metrics.amr._sema", "mrkit.metrics.amr.kernels",
+    "mrkit.metrics.result", "mrkit.aggregate", "mrkit.aggregate._lazy", "mrkit.aggregate.corpus",
+    "mrkit.aggregate.columns", "mrkit.aggregate.resampling", "mrkit.aggregate.prf",  # the result
+    "mrkit.report.result", "mrkit.report.json_text",  # the JSON report
+}
+
+# standard-library modules the sema path may load beyond the interpreter's own start-up:
+# dataclasses (CorpusResult, MetricScores) with re, enum, copy, weakref; array (coded
+# reading), gc (collections paused while reading), math (report), errno (file checks),
+# warnings (one line per warning), importlib (commands and metrics by name), collections
+SEMA_STDLIB = {"warnings", "importlib", "importlib._bootstrap", "importlib._bootstrap_external", "_collections",
+               "_functools", "_operator", "dataclasses", "re", "re._casefix", "re._compiler", "re._constants", "re._parser", "_sre", "enum",
+               "copyreg", "copy", "weakref", "_weakrefset", "array", "gc", "math", "errno", "collections.abc",
+               "__future__", "keyword", "operator", "reprlib", "itertools", "functools", "collections", "types"}
+
+
+def test_score_sema_loads_only_its_modules():
+    gold, system = EXAMPLES / "gold.amr", EXAMPLES / "system.amr"
+    if not gold.exists():
+        pytest.skip("example files not found")
+    argv = ["score", "-m", "sema", str(gold), str(system), "--json"]
+    assert mrkit_modules_after(argv) == SEMA_JSON_MODULES
+    start = set(subprocess.run([sys.executable, "-c", "import sys; print(','.join(sys.modules))"], capture_output=True,
+                               text=True, env={"PYTHONPATH": SRC, "PATH": ""}, check=True).stdout.strip().split(","))
+    stdlib = set(probe(argv, "','.join(m for m in sys.modules if not m.startswith('mrkit'))").split(","))
+    assert stdlib - start - {"encodings.ascii"} <= SEMA_STDLIB
+    assert "argparse" not in stdlib and "gettext" not in stdlib
+
+
+@pytest.mark.parametrize("argv", [["smatch", "{gold}", "{system}"], ["score", "-m", "sembleu", "{gold}", "{system}"],
+                                  ["smatch", "{gold}", "{system}", "--json", "--per-pair", "-j", "1"]])
+def test_plain_score_and_smatch_lines_do_not_load_argparse(argv):
+    gold, system = EXAMPLES / "gold.amr", EXAMPLES / "system.amr"
+    if not gold.exists():
+        pytest.skip("example files not found")
+    argv = [a.format(gold=gold, system=system) for a in argv]
+    assert loaded(argv, ("argparse", "gettext", "locale", "mrkit.cli.parser")) == []

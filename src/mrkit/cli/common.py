@@ -18,6 +18,17 @@ if TYPE_CHECKING:  # the engine (and numpy) load only when a command scores
 REPORT_FORMATS = ("text", "json", "tsv", "csv")
 
 
+def raw_description(sub):
+    """``formatter_class`` for ``sub.add_parser``: argparse's ``RawDescriptionHelpFormatter``,
+    or None for the quick parser's recorder (:mod:`mrkit.cli.quick_args`: no help is
+    formatted, and argparse is not imported)."""
+    if getattr(sub, "records_only", False):
+        return None
+    import argparse
+
+    return argparse.RawDescriptionHelpFormatter
+
+
 ENGINE_DEFAULTS = {"seed": 0, "restarts": 4, "exact": False, "no_ilp": False, "time_limit": 10.0}
 """The engine options' defaults: :class:`~mrkit.align.AlignConfig`'s own settings."""
 

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import argparse
-
 from ..pipeline.amr import AMR_FORMATS
 from .common import (add_engine_options, add_executor_options, add_format_option, add_output_options,
                      add_stats_options, check_stats, emit_result, engine_config, engine_options_given,
-                     executor_of, split_formats, statistics)
+                     executor_of, raw_description, split_formats, statistics)
 
 HELP = """\
 Score two PENMAN files holding the same number of graphs, paired in order, with one
@@ -38,11 +36,11 @@ general reader, with the same scores.
 """
 
 
-def add_parser(sub) -> argparse.ArgumentParser:
+def add_parser(sub):
     from ..metrics.registry import available
 
     p = sub.add_parser("score", help="score gold and system AMR files with any registered metric",
-                       description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=HELP, formatter_class=raw_description(sub))
     p.add_argument("gold", help="gold PENMAN file")
     p.add_argument("system", help="system PENMAN file")
     p.add_argument("-m", "--metric", required=True, choices=available(), help="the metric")
@@ -183,7 +181,8 @@ def _report(args, res, ci, versus) -> int:
     # shallow copy keeps a small table plain Python (dataclasses.replace would read it as
     # an array and import numpy)
     view = copy.copy(res)
-    view.detail = {"corpus": res.corpus, "macro": res.macro, "details": res.detail}
+    macro = res.macro  # the mean of every pair's score: computed once for both reports
+    view.detail = {"corpus": res.corpus, "macro": macro, "details": res.detail}
     n = args.digits
     lines = []
     if args.per_pair:
@@ -191,7 +190,7 @@ def _report(args, res, ci, versus) -> int:
         lines += [f"{k + 1}\t{i}\t{x:.{n}f}" for k, (i, x) in enumerate(zip(res.ids, res.pair_scores))]
         lines.append("")
     lines.append(f"{res.name} corpus: {res.corpus:.{n}f}")
-    lines.append(f"{res.name} mean of pairs: {res.macro:.{n}f}")
+    lines.append(f"{res.name} mean of pairs: {macro:.{n}f}")
     emit_result(args, view, {"metric": res.name, "gold": args.gold, "system": args.system}, lines,
                 ci, versus, per_pair=args.per_pair)
     return 0

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
-
 from ..errors import MrkitError
 from ..pipeline.amr import AMR_FORMATS
 from .smatch_options import add_variant_options, conventions_of, default_conventions, just_of, subscore_lines
 from .common import (add_engine_options, add_executor_options, add_format_option, add_output_options,
                      add_stats_options, check_stats, emit_result, engine_config, executor_of, progress_bar,
-                     split_formats, statistics)
+                     raw_description, split_formats, statistics)
 
 HELP = """\
 Smatch between two files holding the same number of AMR graphs, paired in order:
@@ -40,9 +38,9 @@ against several references of the same sentences: per sentence the best one
 """
 
 
-def add_parser(sub) -> argparse.ArgumentParser:
+def add_parser(sub):
     p = sub.add_parser("smatch", help="Smatch between gold and system AMR files", description=HELP,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+                       formatter_class=raw_description(sub))
     p.add_argument("gold", nargs="?", help="gold file (PENMAN or MRP; '-' is standard input)")
     p.add_argument("system", nargs="?", help="system file (PENMAN or MRP; '-' is standard input)")
     p.add_argument("-f", nargs=2, metavar=("SYSTEM", "GOLD"), dest="files",

@@ -10,7 +10,10 @@ from __future__ import annotations
 import os
 
 from ..errors import InputError, MrkitError
-from ..model.graph import Graph
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: telling a file's format builds no Graph (start-up, issue 14)
+    from ..model.graph import Graph
 
 READ_FORMATS = ("mrp", "amr", "sdp", "eds", "ucca", "conllu")
 WRITE_FORMATS = ("mrp", "amr", "sdp", "eds", "ucca", "conllu")

@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 
 from ..model.amr import NON_INVERTED_OF
 from .triples import Triples, triples
-from ..model.graph import Graph
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only (start-up, issue 14)
+    from ..model.graph import Graph
 
 
 @dataclass

@@ -17,7 +17,9 @@ Duplicate triples are counted once.
 from __future__ import annotations
 
 from ..model.amr import NON_INVERTED_OF, normalize_relation
-from ..model.graph import Graph
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: the coded metrics build no Graph (start-up, issue 14)
+    from ..model.graph import Graph
 
 
 _FACTORY = object()  # "an empty list" (the default_factory of the dataclass Triples was)

@@ -40,7 +40,7 @@ TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import IO, Callable, Iterable, Iterator
 
-    from ..model.graph import Graph  # loaded by the readers (with -j 2: after the fork, in both processes)
+    from ..model.graph import Graph  # annotations only: the coded metrics build no Graph
 
 if TYPE_CHECKING:  # the engine (and numpy) load only when pairs are scored
     from ..align import AlignConfig

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...model.graph import Graph
 from ...features.labelled import LabelledGraph, check_pairs, labelled_from_triples, labelled_graph
 from ...features.triples import Triples
 from ...aggregate.resampling import mean_reduce
@@ -26,6 +25,8 @@ from ..result import MEAN_COLUMNS, MetricScores, mean_column_scores, mean_scores
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Sequence
+
+    from ...model.graph import Graph  # annotations only: the coded path builds no Graph
 
 
 def label_bag(lg: LabelledGraph) -> Counter:

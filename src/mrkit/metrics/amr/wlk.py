@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 
-from ...model.graph import Graph
 from ...features.labelled import LabelledGraph, check_pairs, labelled_from_triples, labelled_graph, to_levi
 from ...features.triples import Triples
 from ...aggregate.resampling import mean_reduce
@@ -38,6 +37,8 @@ from ..result import MEAN_COLUMNS, MetricScores, mean_column_scores, mean_scores
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Sequence
+
+    from ...model.graph import Graph  # annotations only: the coded path builds no Graph
 
 
 def levi_graph(lg: LabelledGraph) -> LabelledGraph:
