@@ -294,9 +294,22 @@ def test_taking_back_keeps_the_first_error(n, bad):
 @pytest.mark.skipif(not forked.available(), reason="no fork on this platform")
 def test_workers_ended_by_the_map_are_reaped_later(monkeypatch):
     """The map does not wait for its workers to end (this process goes on to its result);
-    ``reap()`` (called when the executor closes, and at exit) leaves no child behind."""
+    ``reap()`` (called when the executor closes, and at the next map) leaves no child behind."""
     monkeypatch.delenv("MRKIT_SHARE_POOL", raising=False)
     before = _children()
     assert list(forked.shared_map(square, iter(range(50)), 3)) == [i * i for i in range(50)]
     forked.reap()
     assert forked._UNREAPED == [] and _children() == before
+
+
+@pytest.mark.skipif(not forked.available(), reason="no fork on this platform")
+def test_no_atexit_handler_is_left(monkeypatch):
+    """A map registers no exit handler (one would keep the console script from ending
+    without the interpreter's teardown: cli.console), even when it ends its workers."""
+    import atexit
+
+    monkeypatch.delenv("MRKIT_SHARE_POOL", raising=False)
+    before = atexit._ncallbacks()
+    with ProcessExecutor(2) as ex:
+        assert list(ex.map_shared(slow_in_workers, iter(range(12)))) is not None
+    assert atexit._ncallbacks() == before

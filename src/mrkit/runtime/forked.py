@@ -227,7 +227,7 @@ def _stop(procs: list[_Worker]) -> None:
     pipe end and leaves by itself; any other is killed.  Neither is waited for here (the
     kernel ends a process of a large memory in a millisecond or more, longer on a busy
     machine, while this process goes on to its result): :func:`reap` waits for them, when
-    the executor closes or at exit."""
+    the executor closes (or at the next map)."""
     for p in procs:
         try:
             os.close(p.tasks)
@@ -258,11 +258,8 @@ def _leave(pid: int) -> None:
             return
     except OSError:  # not our child (any more)
         return
-    if not _UNREAPED:
-        import atexit
-
-        atexit.register(reap)  # once per batch: unregistered by reap()
-    _UNREAPED.append(pid)
+    _UNREAPED.append(pid)  # no atexit handler (it would keep the console from skipping the
+    # interpreter's teardown, cli.console): a child left at exit is the init process's to reap
 
 
 def reap(patience: float = 1.0) -> None:
@@ -272,9 +269,6 @@ def reap(patience: float = 1.0) -> None:
 
     if not _UNREAPED:
         return
-    import atexit
-
-    atexit.unregister(reap)
     deadline = time.monotonic() + patience
     while _UNREAPED:
         pid = _UNREAPED[-1]
@@ -300,6 +294,7 @@ def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> 
 
     from ..codecs._files import gc_paused
 
+    reap()  # workers of an earlier map, if nobody waited for them
     procs = _fork_workers(fn, max(0, workers - 1))
     try:
         it = iter(tasks)
