@@ -337,6 +337,35 @@ def test_broken_pipe_is_quiet(small):
     assert "Traceback" not in err and "Exception ignored" not in err
 
 
+def _run_closed(descriptor: int, *args: str):
+    """``mrkit ARGS N>&-``: the command started with descriptor ``N`` closed."""
+    env = dict(os.environ, PYTHONPATH=str(Path(__import__("mrkit").__file__).resolve().parents[1]))
+    return subprocess.run([sys.executable, "-m", "mrkit", *args], capture_output=True, text=True, env=env,
+                          preexec_fn=lambda: os.close(descriptor), timeout=120)
+
+
+def test_closed_stdout_is_one_line(small, tmp_path):
+    """``mrkit smatch A B >&-`` said ``internal error: AttributeError`` (Python leaves a
+    stream closed at start-up as None): now one line naming standard output, exit 2; with
+    ``-o FILE`` the closed stdout is not needed and the run succeeds."""
+    proc = _run_closed(1, "smatch", small, small)
+    assert proc.returncode == 2
+    assert proc.stderr == "mrkit: cannot write standard output: it is closed\n"
+    out = tmp_path / "r.json"
+    proc = _run_closed(1, "smatch", small, small, "--json", "-o", str(out))
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert json.loads(out.read_text())["summary"]["f1"] == 1.0
+
+
+def test_closed_stderr_keeps_stdout_clean(small):
+    """With stderr closed, an error has nowhere to go: it is dropped, never written to
+    stdout; the exit status still says it."""
+    proc = _run_closed(2, "smatch", small, str(Path(small).with_name("no-such-file.amr")))
+    assert proc.returncode == 2 and proc.stdout == ""
+    proc = _run_closed(2, "smatch", small, small, "--json")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["summary"]["f1"] == 1.0
+
+
 def test_error_without_a_file_names_the_input(tmp_path, capsys):
     """A writer's refusal (a DM graph has no PENMAN form) used to come without the file."""
     p = tmp_path / "dm.mrp"

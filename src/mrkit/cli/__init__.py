@@ -238,7 +238,52 @@ def main(argv: list[str] | None = None) -> int:
             argparse._, argparse.ngettext = saved
 
 
+class _ClosedStream:
+    """``sys.stdout`` or ``sys.stderr`` when mrkit was started with that descriptor closed
+    (``mrkit ... >&-``; Python then leaves the stream ``None``).  Standard output: a run that
+    writes to it ends with ``cannot write standard output`` (exit 2, nothing written); a run
+    writing to ``-o FILE`` is not affected.  Standard error: messages have nowhere to go
+    and are dropped (``print(file=None)`` would put them on standard output)."""
+
+    closed = True
+
+    def __init__(self, name: str, fail: bool) -> None:
+        self.name, self._fail = name, fail
+
+    def _closed(self):
+        from ..errors import OutputError
+
+        raise OutputError(f"cannot write {self.name}: it is closed")
+
+    def write(self, text) -> int:
+        if self._fail:
+            self._closed()
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    @property
+    def buffer(self):
+        return self._closed() if self._fail else _ClosedStream(self.name, False)
+
+    def fileno(self) -> int:
+        raise ValueError(f"{self.name} is closed")
+
+
+def _closed_streams() -> None:
+    """Stand-ins for standard streams that were closed when the process started."""
+    if sys.stdout is None:
+        sys.stdout = _ClosedStream("standard output", True)
+    if sys.stderr is None:
+        sys.stderr = _ClosedStream("standard error", False)
+
+
 def _main(args) -> int:
+    _closed_streams()
     _quiet_libraries()
     _one_blas_thread()
     debug = bool(os.environ.get("MRKIT_DEBUG"))
