@@ -48,13 +48,32 @@ typedef struct {
     int nslots;
 } strtab;
 
-#define FNV_BASIS 1469598103934665603ULL
-#define FNV_STEP(h, c) (((h) ^ (unsigned char)(c)) * 1099511628211ULL)
+/* the hash of a string: its bytes as 8-byte words (memcpy order, the last one padded
+ * with zero bytes), mixed a word at a time (text_id computes it while it copies; the
+ * numbers of the strings do not depend on it, only where they sit in the table) */
+#define HASH_SEED 0x243F6A8885A308D3ULL
+static inline uint64_t hash_word(uint64_t h, uint64_t x) { return (h ^ x) * 0x9E3779B97F4A7C15ULL; }
+static inline uint64_t hash_end(uint64_t h, size_t n) {
+    h ^= (uint64_t)n;
+    h ^= h >> 31;
+    h *= 0xD6E8FEB86659FD93ULL;
+    return h ^ (h >> 32);
+}
 
 static uint64_t hash_bytes(const char *s, size_t n) {
-    uint64_t h = FNV_BASIS;
-    for (size_t k = 0; k < n; k++) h = FNV_STEP(h, s[k]);
-    return h;
+    uint64_t h = HASH_SEED;
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t x;
+        memcpy(&x, s + k, 8);
+        h = hash_word(h, x);
+    }
+    if (k < n) {
+        uint64_t x = 0;
+        memcpy(&x, s + k, n - k);
+        h = hash_word(h, x);
+    }
+    return hash_end(h, n);
 }
 
 static int st_init(strtab *t, int nslots, size_t cap) {
@@ -164,6 +183,9 @@ static inline int is_space_ascii(Py_UCS4 c) {
 enum { C_NAME = 1, C_SPACE = 2 };
 static unsigned char ascii_class[128];
 
+/* the same two tests of the characters of a one-byte (Latin-1) string, all 256 */
+static unsigned char latin1_class[256];
+
 /* the one-byte characters a comment line goes on over without a second look: not a line
  * end, not a character the loop below stops at (controls but tab, DEL, line breaks) */
 static unsigned char comment_ok[256];
@@ -171,6 +193,9 @@ static unsigned char comment_ok[256];
 static void fill_classes(void) {
     for (Py_UCS4 c = 0; c < 128; c++)
         ascii_class[c] = (unsigned char)((name_char_ascii(c) ? C_NAME : 0) | (is_space_ascii(c) ? C_SPACE : 0));
+    for (Py_UCS4 c = 0; c < 256; c++)
+        latin1_class[c] = (unsigned char)(c < 128 ? ascii_class[c]
+                                          : Py_UNICODE_ISSPACE(c) ? C_SPACE : C_NAME);
     for (Py_UCS4 c = 0; c < 256; c++)
         comment_ok[c] = c == '\t' || (c >= ' ' && c != 0x7f && !(c >= 128 && Py_UNICODE_ISLINEBREAK(c)));
 }
@@ -186,6 +211,10 @@ static inline int is_space(Py_UCS4 c) {
 }
 
 static inline int is_digit(unsigned c) { return c >= '0' && c <= '9'; }
+
+/* name_char and is_space of a character of a string of `kind` (one byte: by table) */
+#define NAME_CHAR(c) (kind == PyUnicode_1BYTE_KIND ? latin1_class[(c)] & C_NAME : name_char(c))
+#define IS_SPACE(c) (kind == PyUnicode_1BYTE_KIND ? latin1_class[(c)] & C_SPACE : is_space(c))
 
 /* next token; T_BAD for anything the fast path leaves to the general one */
 #define S(k) PyUnicode_READ(kind, data, (k))
@@ -208,7 +237,7 @@ static inline __attribute__((always_inline)) void next_token_k(lexer *lx, const 
         }
 #endif
         if (p >= n) { lx->type = T_END; lx->pos = p; return; }
-        if (is_space(S(p))) { p++; continue; }
+        if (IS_SPACE(S(p))) { p++; continue; }
         break;
     }
     Py_UCS4 c = S(p);
@@ -260,7 +289,7 @@ static inline __attribute__((always_inline)) void next_token_k(lexer *lx, const 
     else if (c == '/') { p++; lx->type = T_SLASH; }
     else if (c == ':') {
         p++;
-        while (p < n && name_char(S(p))) p++;
+        while (p < n && NAME_CHAR(S(p))) p++;
         lx->type = T_ROLE;
     } else if (c == '~') {
         /* '~' ([a-z] '.'?)? [0-9]+ (',' [0-9]+)*, each index at most 9 digits */
@@ -277,10 +306,10 @@ static inline __attribute__((always_inline)) void next_token_k(lexer *lx, const 
             break;
         }
         /* the general tokenizer would go on with a symbol glued to the marker: leave it */
-        if (p < n && (name_char(S(p)) || S(p) == '~')) { lx->type = T_BAD; return; }
+        if (p < n && (NAME_CHAR(S(p)) || S(p) == '~')) { lx->type = T_BAD; return; }
         lx->type = T_ALIGN;
-    } else if (name_char(c)) {
-        while (p < n && name_char(S(p))) p++;
+    } else if (NAME_CHAR(c)) {
+        while (p < n && NAME_CHAR(S(p))) p++;
         lx->type = T_SYMBOL;
     } else {
         lx->type = T_BAD;
@@ -380,8 +409,16 @@ static int comment_id(const text_t *t, Py_ssize_t a, Py_ssize_t b, graph_t *g) {
     }
 
 /* 1: read; 0: not for the fast path; -1: Python error set.  `g` holds the graph read
- * before (its buffers are reused) or zeros. */
-static int read_text(const text_t *t, graph_t *g, int want_id) {
+ * before (its buffers are reused) or zeros.  (Inlined twice: with the lexer of one-byte
+ * text inlined, `kind` PyUnicode_1BYTE_KIND, and with the lexer called, `kind` 0.) */
+#define NEXT(lx)                                                                        \
+    do {                                                                                \
+        if (kind == PyUnicode_1BYTE_KIND) next_token_k(lx, PyUnicode_1BYTE_KIND);       \
+        else next_token(lx);                                                            \
+    } while (0)
+
+static inline __attribute__((always_inline)) int read_text_k(const text_t *t, graph_t *g, int want_id,
+                                                             const int kind) {
     g->n_nodes = g->n_br = 0;
     g->has_id = 0;
     Py_CLEAR(g->id);
@@ -389,25 +426,28 @@ static int read_text(const text_t *t, graph_t *g, int want_id) {
     int32_t *stack = g->stack;
     size_t sn = 0;
     int r = 0;
-    next_token(&lx);
+    NEXT(&lx);
     while (lx.type == T_COMMENT) {
         if (want_id) {
             int c = comment_id(t, lx.a, lx.b, g);
             if (c == -2) { r = -1; goto out; }
             if (c < 0) goto out;
         }
-        next_token(&lx);
+        NEXT(&lx);
     }
     if (lx.type != T_LPAREN) goto out;
+    int after_role = 1;   /* a '(' opens the graph or the value of the role just read */
     for (;;) {
         if (lx.type == T_LPAREN) {
             /* '(' var '/' concept [alignment] */
-            next_token(&lx);
+            if (!after_role) goto out;
+            after_role = 0;
+            NEXT(&lx);
             if (lx.type != T_SYMBOL) goto out;
             Py_ssize_t va = lx.a, vb = lx.b;
-            next_token(&lx);
+            NEXT(&lx);
             if (lx.type != T_SLASH) goto out;
-            next_token(&lx);
+            NEXT(&lx);
             if (lx.type != T_SYMBOL && lx.type != T_STRING) goto out;
             size_t ncap_was = g->ncap;
             GROW(g->var_a, g->ncap, (size_t)g->n_nodes, Py_ssize_t);
@@ -428,11 +468,11 @@ static int read_text(const text_t *t, graph_t *g, int want_id) {
             GROW(stack, g->scap, sn, int32_t);
             g->stack = stack;
             stack[sn++] = me;
-            next_token(&lx);
-            if (lx.type == T_ALIGN) next_token(&lx);
+            NEXT(&lx);
+            if (lx.type == T_ALIGN) NEXT(&lx);
         } else if (lx.type == T_RPAREN) {
             sn--;
-            next_token(&lx);
+            NEXT(&lx);
             if (sn == 0) break;
         } else if (lx.type == T_ROLE) {
             if (lx.b - lx.a < 2) goto out;
@@ -442,22 +482,24 @@ static int read_text(const text_t *t, graph_t *g, int want_id) {
             br->ra = lx.a + 1; br->rb = lx.b;
             br->child = -1;
             br->quoted = 0;
-            next_token(&lx);
-            if (lx.type == T_ALIGN) next_token(&lx);
+            NEXT(&lx);
+            if (lx.type == T_ALIGN) NEXT(&lx);
             if (lx.type == T_SYMBOL || lx.type == T_STRING) {
                 br->va = lx.a; br->vb = lx.b;
                 br->quoted = lx.type == T_STRING;
-                next_token(&lx);
-                if (lx.type == T_ALIGN) next_token(&lx);
+                NEXT(&lx);
+                if (lx.type == T_ALIGN) NEXT(&lx);
                 if (lx.type != T_ROLE && lx.type != T_RPAREN) goto out;
-            } else if (lx.type != T_LPAREN) {
+            } else if (lx.type == T_LPAREN) {
+                after_role = 1;
+            } else {
                 goto out;
             }
         } else {
             goto out;
         }
     }
-    while (lx.type == T_COMMENT) next_token(&lx);
+    while (lx.type == T_COMMENT) NEXT(&lx);
     if (lx.type != T_END) goto out;
     r = 1;
 out:
@@ -465,6 +507,13 @@ out:
 nomem:
     PyErr_NoMemory();
     return -1;
+}
+
+#undef NEXT
+
+static int read_text(const text_t *t, graph_t *g, int want_id) {
+    if (t->kind == PyUnicode_1BYTE_KIND) return read_text_k(t, g, want_id, PyUnicode_1BYTE_KIND);
+    return read_text_k(t, g, want_id, 0);
 }
 
 /* read_text of a str block into a zeroed `g` */
@@ -545,9 +594,9 @@ static int text_id_unicode(strtab *t, int kind, const void *data, Py_ssize_t a, 
     return id;
 }
 
-static int text_id(strtab *t, int kind, const void *data, Py_ssize_t a, Py_ssize_t b, int unquote,
-                   int lower, int lookup_only, char **tmp, size_t *tcap) {
-    size_t need = (size_t)(b - a) + 1;
+static int text_id(strtab *t, int kind, const void *data, Py_ssize_t lim, Py_ssize_t a, Py_ssize_t b,
+                   int unquote, int lower, int lookup_only, char **tmp, size_t *tcap) {
+    size_t need = (size_t)(b - a) + 16;   /* room for whole words */
     if (need > *tcap) {
         char *p = realloc(*tmp, need * 2);
         if (!p) return -1;
@@ -556,27 +605,44 @@ static int text_id(strtab *t, int kind, const void *data, Py_ssize_t a, Py_ssize
     }
     char *o = *tmp;
     size_t n = 0;
-    uint64_t h = FNV_BASIS;
     if (unquote) { a++; b--; }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (kind == PyUnicode_1BYTE_KIND && !unquote && (size_t)(lim - a) >= (((size_t)(b - a) + 7) & ~(size_t)7)) {
+        /* 8 bytes at a time (the text holds whole words from a): ASCII? lower-cased, copied
+         * and hashed word by word, the bytes past b masked to zero */
+        const Py_UCS1 *d = (const Py_UCS1 *)data + a;
+        const uint64_t H = 0x8080808080808080ULL;
+        size_t len = (size_t)(b - a);
+        uint64_t h = HASH_SEED;
+        for (size_t k = 0; k < len; k += 8) {
+            uint64_t x;
+            memcpy(&x, d + k, 8);
+            if (len - k < 8) x &= ~0ULL >> (8 * (8 - (len - k)));
+            if (x & H) return text_id_unicode(t, kind, data, a, b, unquote, lower, lookup_only);
+            if (lower) x |= ((x + 0x3F3F3F3F3F3F3F3FULL) & ~(x + 0x2525252525252525ULL) & H) >> 2;   /* A-Z */
+            memcpy(o + k, &x, 8);
+            h = hash_word(h, x);
+        }
+        h = hash_end(h, len);
+        return lookup_only ? st_find_h(t, o, len, h) : st_id_h(t, o, len, h);
+    }
+#endif
     if (kind == PyUnicode_1BYTE_KIND && !unquote) {
         const Py_UCS1 *d = (const Py_UCS1 *)data;
         for (Py_ssize_t k = a; k < b; k++) {
             Py_UCS1 c = d[k];
             if (c >= 128) return text_id_unicode(t, kind, data, a, b, unquote, lower, lookup_only);
-            char x = (char)(lower && c >= 'A' && c <= 'Z' ? c + 32 : c);
-            o[n++] = x;
-            h = FNV_STEP(h, x);
+            o[n++] = (char)(lower && c >= 'A' && c <= 'Z' ? c + 32 : c);
         }
     } else {
         for (Py_ssize_t k = a; k < b; k++) {
             Py_UCS4 c = S(k);
             if (unquote && c == '\\') c = S(++k);
             if (c >= 128) return text_id_unicode(t, kind, data, a, b, unquote, lower, lookup_only);
-            char x = (char)(lower && c >= 'A' && c <= 'Z' ? c + 32 : c);
-            o[n++] = x;
-            h = FNV_STEP(h, x);
+            o[n++] = (char)(lower && c >= 'A' && c <= 'Z' ? c + 32 : c);
         }
     }
+    uint64_t h = hash_bytes(o, n);
     return lookup_only ? st_find_h(t, o, n, h) : st_id_h(t, o, n, h);
 }
 
@@ -586,6 +652,7 @@ static Py_ssize_t code_graph(PyObject *block, graph_t *g, strtab *words, PyObjec
                              vec_t *ptr, vec_t *feats, vec_t *edges, char **tmp, size_t *tcap) {
     const int kind = PyUnicode_KIND(block);
     const void *data = PyUnicode_DATA(block);
+    const Py_ssize_t lim = PyUnicode_GET_LENGTH(block);
     int n = g->n_nodes;
     Py_ssize_t triples = 0;
     strtab vars;
@@ -597,13 +664,13 @@ static Py_ssize_t code_graph(PyObject *block, graph_t *g, strtab *words, PyObjec
     /* variables: defined once each */
     for (int i = 0; i < n; i++) {
         int before = vars.n;
-        int id = text_id(&vars, kind, data, g->var_a[i], g->var_b[i], 0, 0, 0, tmp, tcap);
+        int id = text_id(&vars, kind, data, lim, g->var_a[i], g->var_b[i], 0, 0, 0, tmp, tcap);
         if (id < 0) goto done;
         if (vars.n == before) { rv = -2; goto done; }   /* defined twice: an error */
     }
     /* instance triples and the top triple */
     for (int i = 0; i < n; i++) {
-        int c = text_id(words, kind, data, g->con_a[i], g->con_b[i], 0, 1, 0, tmp, tcap);
+        int c = text_id(words, kind, data, lim, g->con_a[i], g->con_b[i], 0, 1, 0, tmp, tcap);
         if (c < 0) goto done;
         if (vpush(&nf, i) < 0 || vpush(&nf, FEAT(1, c, 0)) < 0) goto done;
         triples++;
@@ -614,17 +681,17 @@ static Py_ssize_t code_graph(PyObject *block, graph_t *g, strtab *words, PyObjec
     }
     for (int k = 0; k < g->n_br; k++) {
         branch_t *br = &g->br[k];
-        int role = text_id(words, kind, data, br->ra, br->rb, 0, 1, 0, tmp, tcap);
+        int role = text_id(words, kind, data, lim, br->ra, br->rb, 0, 1, 0, tmp, tcap);
         if (role < 0) goto done;
         int target = br->child;
         if (target < 0 && !br->quoted) {
             /* a constant that names a variable of the graph is a relation */
-            int id = text_id(&vars, kind, data, br->va, br->vb, 0, 0, 1, tmp, tcap);
+            int id = text_id(&vars, kind, data, lim, br->va, br->vb, 0, 0, 1, tmp, tcap);
             if (id == -1 || id == -2) goto done;
             if (id >= 0) target = id;
         }
         if (target < 0) {
-            int v = text_id(words, kind, data, br->va, br->vb, br->quoted, 1, 0, tmp, tcap);
+            int v = text_id(words, kind, data, lim, br->va, br->vb, br->quoted, 1, 0, tmp, tcap);
             if (v < 0) goto done;
             if (vpush(&nf, br->node) < 0 || vpush(&nf, FEAT(2, role, v)) < 0) goto done;
             continue;
@@ -855,6 +922,7 @@ static PyObject *t_block_triples(PyObject *self, PyObject *args) {
     if (r <= 0) { graph_free(&g); if (r < 0) return NULL; Py_RETURN_NONE; }
     const int kind = PyUnicode_KIND(block);
     const void *data = PyUnicode_DATA(block);
+    const Py_ssize_t lim = PyUnicode_GET_LENGTH(block);
     int n = g.n_nodes;
     PyObject *result = NULL, *vars_l = NULL, *inst = NULL, *attrs = NULL, *rels = NULL, *tops = NULL;
     strtab words, vars;
@@ -874,7 +942,7 @@ static PyObject *t_block_triples(PyObject *self, PyObject *args) {
     if (!(vars_l = PyList_New(n))) goto out;
     for (int i = 0; i < n; i++) {
         int before = vars.n;
-        int id = text_id(&vars, kind, data, g.var_a[i], g.var_b[i], 0, 0, 0, &tmp, &tcap);
+        int id = text_id(&vars, kind, data, lim, g.var_a[i], g.var_b[i], 0, 0, 0, &tmp, &tcap);
         if (id == -1) { PyErr_NoMemory(); goto out; }
         if (id < 0) goto out;
         if (vars.n == before) { result = Py_None; Py_INCREF(result); goto out; }   /* defined twice */
@@ -884,7 +952,7 @@ static PyObject *t_block_triples(PyObject *self, PyObject *args) {
     }
     if (!(inst = PyList_New(n))) goto out;
     for (int i = 0; i < n; i++) {
-        int c = text_id(&words, kind, data, g.con_a[i], g.con_b[i], 0, 1, 0, &tmp, &tcap);
+        int c = text_id(&words, kind, data, lim, g.con_a[i], g.con_b[i], 0, 1, 0, &tmp, &tcap);
         if (c == -1) { PyErr_NoMemory(); goto out; }
         if (c < 0) goto out;
         PyObject *co = word_obj(&words, &cache, c);
@@ -895,18 +963,18 @@ static PyObject *t_block_triples(PyObject *self, PyObject *args) {
     }
     for (int k = 0; k < g.n_br; k++) {
         branch_t *br = &g.br[k];
-        int role = text_id(&words, kind, data, br->ra, br->rb, 0, 1, 0, &tmp, &tcap);
+        int role = text_id(&words, kind, data, lim, br->ra, br->rb, 0, 1, 0, &tmp, &tcap);
         if (role == -1) { PyErr_NoMemory(); goto out; }
         if (role < 0) goto out;
         int target = br->child;
         if (target < 0 && !br->quoted) {
-            int id = text_id(&vars, kind, data, br->va, br->vb, 0, 0, 1, &tmp, &tcap);
+            int id = text_id(&vars, kind, data, lim, br->va, br->vb, 0, 0, 1, &tmp, &tcap);
             if (id == -1) { PyErr_NoMemory(); goto out; }
             if (id == -2) goto out;
             if (id >= 0) target = id;
         }
         if (target < 0) {
-            int v = text_id(&words, kind, data, br->va, br->vb, br->quoted, 1, 0, &tmp, &tcap);
+            int v = text_id(&words, kind, data, lim, br->va, br->vb, br->quoted, 1, 0, &tmp, &tcap);
             if (v == -1) { PyErr_NoMemory(); goto out; }
             if (v < 0) goto out;
             int64_t *a = att + 4 * na++;
@@ -1069,6 +1137,7 @@ static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *kee
     /* 1 written; 0 refused (nothing written); -1 Python error */
     const int kind = t->kind;
     const void *data = t->data;
+    const Py_ssize_t lim = t->n;
     int n = g->n_nodes;
     strtab *vs = &w->vars;
     size_t na = 0, nr = 0, start = out->n;
@@ -1092,7 +1161,7 @@ static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *kee
     memset(dup, 0, (size_t)g->n_br + 1);
     for (int i = 0; i < n; i++) {
         int before = vs->n;
-        int id = text_id(vs, kind, data, g->var_a[i], g->var_b[i], 0, 0, 0, tmp, tcap);
+        int id = text_id(vs, kind, data, lim, g->var_a[i], g->var_b[i], 0, 0, 0, tmp, tcap);
         if (id == -1) { PyErr_NoMemory(); goto done; }
         if (id < 0) goto done;
         if (vs->n == before) { rv = 0; goto done; }   /* defined twice */
@@ -1101,19 +1170,19 @@ static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *kee
     for (int q = 0; q < 5; q++)
         if (vpush(out, 0) < 0) { PyErr_NoMemory(); goto done; }
     for (int i = 0; i < n; i++) {
-        int c = text_id(words, kind, data, g->con_a[i], g->con_b[i], 0, 1, 0, tmp, tcap);
+        int c = text_id(words, kind, data, lim, g->con_a[i], g->con_b[i], 0, 1, 0, tmp, tcap);
         if (c == -1) { PyErr_NoMemory(); goto done; }
         if (c < 0) goto done;
         if (vpush(out, i) < 0 || vpush(out, c) < 0) { PyErr_NoMemory(); goto done; }
     }
     for (int k = 0; k < g->n_br; k++) {
         branch_t *br = &g->br[k];
-        int role = text_id(words, kind, data, br->ra, br->rb, 0, 1, 0, tmp, tcap);
+        int role = text_id(words, kind, data, lim, br->ra, br->rb, 0, 1, 0, tmp, tcap);
         if (role == -1) { PyErr_NoMemory(); goto done; }
         if (role < 0) goto done;
         int target = br->child;
         if (target < 0 && !br->quoted) {
-            int id = text_id(vs, kind, data, br->va, br->vb, 0, 0, 1, tmp, tcap);
+            int id = text_id(vs, kind, data, lim, br->va, br->vb, 0, 0, 1, tmp, tcap);
             if (id == -1) { PyErr_NoMemory(); goto done; }
             if (id == -2) goto done;
             if (id >= 0) target = id;
@@ -1124,7 +1193,7 @@ static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *kee
         if (crole < 0) goto done;
         if (inv) { src = target; tgt = br->node; }
         if (target < 0) {
-            int v = text_id(words, kind, data, br->va, br->vb, br->quoted, 1, 0, tmp, tcap);
+            int v = text_id(words, kind, data, lim, br->va, br->vb, br->quoted, 1, 0, tmp, tcap);
             if (v == -1) { PyErr_NoMemory(); goto done; }
             if (v < 0) goto done;
             int64_t *a = att + 4 * na++;
