@@ -181,18 +181,57 @@ static PyObject *p_scan(PyObject *self, PyObject *args) {
         st[S_FIRST] = 0;
         if (view.len >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) p += 3;
     }
+    /* blocks only (no cutting into graphs) of ASCII bytes: each line is read once, its
+     * indentation 8 bytes at a time, then memchr to its end */
+    int fast = 0;
+    if (!graphs) {
+        uint64_t any = 0;
+        const unsigned char *q = p;
+        for (; end - q >= 8; q += 8) {
+            uint64_t w;
+            memcpy(&w, q, 8);
+            any |= w;
+        }
+        for (; q < end; q++) any |= *q;
+        fast = !(any & 0x8080808080808080ULL);
+    }
     while (p < end && status == 0) {
-        const unsigned char *ls = p, *le = memchr(p, '\n', (size_t)(end - p));
-        const unsigned char *next = le ? le + 1 : end;
+        const unsigned char *ls = p, *le, *next;
+        int blank = 1, ascii = 1;
+        uint32_t first = 0;
+        int have_first = 0;
+        if (fast) {
+            const unsigned char *q = ls;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            while (end - q >= 8) {
+                uint64_t w;
+                memcpy(&w, q, 8);
+                w ^= 0x2020202020202020ULL;
+                if (w) { q += __builtin_ctzll(w) >> 3; break; }
+                q += 8;
+            }
+#endif
+            while (q < end && (*q == ' ' || *q == '\t')) q++;
+            le = q < end ? memchr(q, '\n', (size_t)(end - q)) : NULL;
+            next = le ? le + 1 : end;
+            if (!le) {
+                if (!final) break;  /* an unfinished line: the caller gives whole lines */
+                le = end;
+            }
+            if (q < le) {
+                have_first = 1;
+                first = *q;
+                while (q < le && ascii_space[*q]) q++;
+                blank = q == le;
+            }
+        } else {
+        le = memchr(p, '\n', (size_t)(end - p));
+        next = le ? le + 1 : end;
         if (!le) {
             if (!final) break;  /* an unfinished line: the caller gives whole lines */
             le = end;
         }
-        int64_t at = offset + (ls - buf);
         /* the line: blank? first character after spaces and tabs? valid UTF-8? */
-        int blank = 1, ascii = 1;
-        uint32_t first = 0;
-        int have_first = 0;
         const unsigned char *q0 = ls;   /* leading spaces and tabs: blank so far, no first */
         while (q0 < le && (*q0 == ' ' || *q0 == '\t')) q0++;
         for (const unsigned char *q = q0; q < le;) {
@@ -224,13 +263,15 @@ static PyObject *p_scan(PyObject *self, PyObject *args) {
                 break;
             }
         }
+        }
         if (status) break;
+        int64_t at = offset + (ls - buf);
         if (blank) {
             int r = end_block(st, at, &o);
             if (r < 0) goto fail;
             if (r > 0) { status = r; break; }
         } else {
-            int content = have_first && first != '#' && !is_space(first);
+            int content = have_first && first != '#' && !(first < 0x80 ? ascii_space[first] : is_space(first));
             int comment = have_first && first == '#';
             if (!st[S_INBLOCK]) {
                 st[S_INBLOCK] = 1;
