@@ -121,17 +121,12 @@ static int st_find_h(const strtab *t, const char *s, size_t n, uint64_t h) {
 
 static int st_find(const strtab *t, const char *s, size_t n) { return st_find_h(t, s, n, hash_bytes(s, n)); }
 
-/* id of the string s[0..n) of hash h (added if new); -1 on memory failure */
-static int st_id_h(strtab *t, const char *s, size_t n, uint64_t h) {
-    if ((t->n + 1) * 2 > t->nslots && st_grow_slots(t) < 0) return -1;
-    int mask = t->nslots - 1, k = (int)(h & (uint64_t)mask);
-    while (t->slots[k]) {
-        int id = t->slots[k] - 1;
-        if ((size_t)t->slen[id] == n && memcmp(t->buf + t->off[id], s, n) == 0) return id;
-        k = (k + 1) & mask;
-    }
-    if (t->len + n > t->cap) {
-        size_t cap = (t->len + n) * 2;
+/* adds the string s[0..n) at free slot k: its bytes padded with zeros to whole 8-byte
+ * words (st_id_w compares words); its id, -1 on memory failure */
+static int st_add(strtab *t, const char *s, size_t n, int k) {
+    size_t padded = (n + 7) & ~(size_t)7;
+    if (t->len + padded > t->cap) {
+        size_t cap = (t->len + padded) * 2;
         char *b = realloc(t->buf, cap);
         if (!b) return -1;
         t->buf = b;
@@ -147,12 +142,48 @@ static int st_id_h(strtab *t, const char *s, size_t n, uint64_t h) {
         t->slen = l;
         t->ncap = nc;
     }
+    if (padded) memset(t->buf + t->len + padded - 8, 0, 8);
     memcpy(t->buf + t->len, s, n);
     t->off[t->n] = (int64_t)t->len;
     t->slen[t->n] = (int32_t)n;
-    t->len += n;
+    t->len += padded;
     t->slots[k] = t->n + 1;
     return t->n++;
+}
+
+/* id of the string s[0..n) of hash h (added if new); -1 on memory failure */
+static int st_id_h(strtab *t, const char *s, size_t n, uint64_t h) {
+    if ((t->n + 1) * 2 > t->nslots && st_grow_slots(t) < 0) return -1;
+    int mask = t->nslots - 1, k = (int)(h & (uint64_t)mask);
+    while (t->slots[k]) {
+        int id = t->slots[k] - 1;
+        if ((size_t)t->slen[id] == n && memcmp(t->buf + t->off[id], s, n) == 0) return id;
+        k = (k + 1) & mask;
+    }
+    return st_add(t, s, n, k);
+}
+
+/* st_id_h (lookup_only 0) or st_find_h (1) of a string s[0..n) padded with zeros to whole
+ * words, as the table keeps its strings: compared a word at a time, inlined */
+static inline int st_id_w(strtab *t, const char *s, size_t n, uint64_t h, int lookup_only) {
+    if (!lookup_only && (t->n + 1) * 2 > t->nslots && st_grow_slots(t) < 0) return -1;
+    int mask = t->nslots - 1, k = (int)(h & (uint64_t)mask);
+    while (t->slots[k]) {
+        int id = t->slots[k] - 1;
+        if ((size_t)t->slen[id] == n) {
+            const char *e = t->buf + t->off[id];
+            size_t q = 0;
+            for (; q < n; q += 8) {
+                uint64_t x, y;
+                memcpy(&x, e + q, 8);
+                memcpy(&y, s + q, 8);
+                if (x != y) break;
+            }
+            if (q >= n) return id;
+        }
+        k = (k + 1) & mask;
+    }
+    return lookup_only ? -3 : st_add(t, s, n, k);
 }
 
 static int st_id(strtab *t, const char *s, size_t n) { return st_id_h(t, s, n, hash_bytes(s, n)); }
@@ -379,6 +410,19 @@ static int comment_id(const text_t *t, Py_ssize_t a, Py_ssize_t b, graph_t *g) {
     Py_ssize_t end = b;
     for (;;) {
         Py_ssize_t p = -1;
+#ifdef __GLIBC__
+        if (kind == PyUnicode_1BYTE_KIND) {
+            /* the last ':' that follows a ':' (memrchr: the comment's bytes once) */
+            const unsigned char *d = data;
+            Py_ssize_t hi = end;   /* the second ':' in [a + 1, hi) */
+            while (hi > a + 1) {
+                const unsigned char *c = memrchr(d + a + 1, ':', (size_t)(hi - a - 1));
+                if (!c) break;
+                if (c[-1] == ':') { p = (c - d) - 1; break; }
+                hi = (c - d) - 1;
+            }
+        } else
+#endif
         for (Py_ssize_t k = end - 2; k >= a; k--)
             if (S(k) == ':' && S(k + 1) == ':') { p = k; break; }
         if (p < 0) return 0;
@@ -624,7 +668,7 @@ static int text_id(strtab *t, int kind, const void *data, Py_ssize_t lim, Py_ssi
             h = hash_word(h, x);
         }
         h = hash_end(h, len);
-        return lookup_only ? st_find_h(t, o, len, h) : st_id_h(t, o, len, h);
+        return st_id_w(t, o, len, h, lookup_only);
     }
 #endif
     if (kind == PyUnicode_1BYTE_KIND && !unquote) {
