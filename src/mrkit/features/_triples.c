@@ -1122,7 +1122,10 @@ out:
 
 /* the scratch space of graph_codes, kept from graph to graph of one pair_codes call */
 typedef struct {
-    strtab vars;                 /* the variables of the graph (emptied per graph) */
+    strtab vars;                 /* every variable name of the call (verbatim) */
+    int32_t *vnode;              /* per name: its node in the graph of stamp vstamp */
+    uint32_t *vstamp, gen;       /* gen: the number of the graph being coded */
+    size_t vcap;                 /* names vnode and vstamp hold */
     int64_t *att, *rel, *sorted;
     uint8_t *dup;
     size_t cap;                  /* records of 4 int64 that att, rel and sorted hold */
@@ -1132,6 +1135,7 @@ typedef struct {
 
 static void scratch_free(scratch_t *w) {
     st_free(&w->vars);
+    free(w->vnode); free(w->vstamp);
     free(w->att); free(w->rel); free(w->sorted); free(w->dup); free(w->rmap);
 }
 
@@ -1186,10 +1190,11 @@ static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *kee
     strtab *vs = &w->vars;
     size_t na = 0, nr = 0, start = out->n;
     int rv = -1;
-    /* empty the variable table (its slots only: the strings are overwritten) */
-    memset(vs->slots, 0, sizeof(int32_t) * (size_t)vs->nslots);
-    vs->n = 0;
-    vs->len = 0;
+    /* a new graph: no name is a variable of it yet */
+    if (++w->gen == 0) {
+        memset(w->vstamp, 0, sizeof(uint32_t) * w->vcap);
+        w->gen = 1;
+    }
     if ((size_t)g->n_br + 1 > w->cap) {
         size_t c = ((size_t)g->n_br + 1) * 2;
         free(w->att); free(w->rel); free(w->sorted); free(w->dup);
@@ -1204,11 +1209,23 @@ static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *kee
     uint8_t *dup = w->dup;
     memset(dup, 0, (size_t)g->n_br + 1);
     for (int i = 0; i < n; i++) {
-        int before = vs->n;
         int id = text_id(vs, kind, data, lim, g->var_a[i], g->var_b[i], 0, 0, 0, tmp, tcap);
         if (id == -1) { PyErr_NoMemory(); goto done; }
         if (id < 0) goto done;
-        if (vs->n == before) { rv = 0; goto done; }   /* defined twice */
+        if ((size_t)id >= w->vcap) {
+            size_t nc = ((size_t)id + 1) * 2 + 64;
+            int32_t *vn = realloc(w->vnode, sizeof(int32_t) * nc);
+            if (!vn) { PyErr_NoMemory(); goto done; }
+            w->vnode = vn;
+            uint32_t *vt = realloc(w->vstamp, sizeof(uint32_t) * nc);
+            if (!vt) { PyErr_NoMemory(); goto done; }
+            memset(vt + w->vcap, 0, sizeof(uint32_t) * (nc - w->vcap));
+            w->vstamp = vt;
+            w->vcap = nc;
+        }
+        if (w->vstamp[id] == w->gen) { rv = 0; goto done; }   /* defined twice */
+        w->vstamp[id] = w->gen;
+        w->vnode[id] = i;
     }
     /* header, filled below */
     for (int q = 0; q < 5; q++)
@@ -1229,7 +1246,7 @@ static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *kee
             int id = text_id(vs, kind, data, lim, br->va, br->vb, 0, 0, 1, tmp, tcap);
             if (id == -1) { PyErr_NoMemory(); goto done; }
             if (id == -2) goto done;
-            if (id >= 0) target = id;
+            if (id >= 0 && (size_t)id < w->vcap && w->vstamp[id] == w->gen) target = w->vnode[id];
         }
         int src = br->node, tgt = target, inv = 0;
         int crole = colon_role(words, keep, w, role, target >= 0, &inv);
@@ -1391,7 +1408,15 @@ out:
 
 /* the text of unit u (start, end) of buf (file offset base): 1 set (*str a new
  * reference when decoded), 0 not UTF-8 (error cleared: the pair is refused), -1 error */
-static int unit_text(const Py_buffer *buf, int64_t base, const int64_t *u, text_t *t, PyObject **str) {
+/* whether n bytes are all ASCII (a loop the compiler vectorises) */
+static int all_ascii(const unsigned char *p, Py_ssize_t n) {
+    unsigned char any = 0;
+    for (Py_ssize_t k = 0; k < n; k++) any |= p[k];
+    return !(any & 0x80);
+}
+
+/* (ascii: the whole buffer is known to be ASCII) */
+static int unit_text(const Py_buffer *buf, int64_t base, const int64_t *u, text_t *t, PyObject **str, int ascii) {
     *str = NULL;
     int64_t a = u[0] - base, b = u[1] - base;
     if (a < 0 || b < a || b > buf->len) {
@@ -1399,15 +1424,8 @@ static int unit_text(const Py_buffer *buf, int64_t base, const int64_t *u, text_
         return -1;
     }
     const unsigned char *p = (const unsigned char *)buf->buf + a;
-    Py_ssize_t n = (Py_ssize_t)(b - a), k = 0;
-    uint64_t any = 0;
-    for (; k + 8 <= n; k += 8) {
-        uint64_t x;
-        memcpy(&x, p + k, 8);
-        any |= x;
-    }
-    for (; k < n; k++) any |= p[k];
-    if (!(any & 0x8080808080808080ULL)) {
+    Py_ssize_t n = (Py_ssize_t)(b - a);
+    if (ascii || all_ascii(p, n)) {
         t->kind = PyUnicode_1BYTE_KIND;
         t->data = p;
         t->n = n;
@@ -1440,6 +1458,8 @@ static PyObject *t_pair_codes_units(PyObject *self, PyObject *args) {
     }
     ready = 1;
     if (coder_init(&c, keep, np) < 0) goto out;
+    int ascii[2];
+    for (int side = 0; side < 2; side++) ascii[side] = all_ascii(bufs[side].buf, bufs[side].len);
     for (Py_ssize_t k = 0; k < np; k++) {
         text_t t[2], *tx[2];
         PyObject *str[2] = {NULL, NULL};
@@ -1447,7 +1467,7 @@ static PyObject *t_pair_codes_units(PyObject *self, PyObject *args) {
         for (int side = 0; side < 2; side++) {
             int64_t u[3];
             memcpy(u, (const char *)units[side].buf + 24 * k, sizeof u);
-            int r = unit_text(&bufs[side], base[side], u, &t[side], &str[side]);
+            int r = unit_text(&bufs[side], base[side], u, &t[side], &str[side], ascii[side]);
             if (r < 0) bad = 1;
             tx[side] = r > 0 ? &t[side] : NULL;
         }
