@@ -607,9 +607,6 @@ static int cmp_edge4(const void *a, const void *b) {
 #define FEAT(kind, s1, s2) (((int64_t)(kind) << 60) | ((int64_t)(s1) << 30) | (int64_t)(s2))
 #define MAX_ID ((1 << 30) - 1)
 
-/* the id of the text [a, b) of the block (ASCII), copied into tmp (grown as needed):
- * lower-cased and unquoted (backslash escapes) when asked; interned, or only looked up
- * (-3: absent). -1: memory. */
 /* text_id of a text with characters beyond ASCII: unquoted, lower-cased by str.lower()
  * (full Unicode case mapping, as the general path), interned as UTF-8.  -2: Python error */
 static int text_id_unicode(strtab *t, int kind, const void *data, Py_ssize_t a, Py_ssize_t b, int unquote,
@@ -638,9 +635,11 @@ static int text_id_unicode(strtab *t, int kind, const void *data, Py_ssize_t a, 
     return id;
 }
 
-static int text_id(strtab *t, int kind, const void *data, Py_ssize_t lim, Py_ssize_t a, Py_ssize_t b,
-                   int unquote, int lower, int lookup_only, char **tmp, size_t *tcap) {
-    size_t need = (size_t)(b - a) + 16;   /* room for whole words */
+/* text_id of any text (the general loop: escapes, wide characters, text ending before a
+ * whole word) */
+static int text_id_any(strtab *t, int kind, const void *data, Py_ssize_t a, Py_ssize_t b,
+                       int unquote, int lower, int lookup_only, char **tmp, size_t *tcap) {
+    size_t need = (size_t)(b - a) + 16;
     if (need > *tcap) {
         char *p = realloc(*tmp, need * 2);
         if (!p) return -1;
@@ -650,27 +649,6 @@ static int text_id(strtab *t, int kind, const void *data, Py_ssize_t lim, Py_ssi
     char *o = *tmp;
     size_t n = 0;
     if (unquote) { a++; b--; }
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (kind == PyUnicode_1BYTE_KIND && !unquote && (size_t)(lim - a) >= (((size_t)(b - a) + 7) & ~(size_t)7)) {
-        /* 8 bytes at a time (the text holds whole words from a): ASCII? lower-cased, copied
-         * and hashed word by word, the bytes past b masked to zero */
-        const Py_UCS1 *d = (const Py_UCS1 *)data + a;
-        const uint64_t H = 0x8080808080808080ULL;
-        size_t len = (size_t)(b - a);
-        uint64_t h = HASH_SEED;
-        for (size_t k = 0; k < len; k += 8) {
-            uint64_t x;
-            memcpy(&x, d + k, 8);
-            if (len - k < 8) x &= ~0ULL >> (8 * (8 - (len - k)));
-            if (x & H) return text_id_unicode(t, kind, data, a, b, unquote, lower, lookup_only);
-            if (lower) x |= ((x + 0x3F3F3F3F3F3F3F3FULL) & ~(x + 0x2525252525252525ULL) & H) >> 2;   /* A-Z */
-            memcpy(o + k, &x, 8);
-            h = hash_word(h, x);
-        }
-        h = hash_end(h, len);
-        return st_id_w(t, o, len, h, lookup_only);
-    }
-#endif
     if (kind == PyUnicode_1BYTE_KIND && !unquote) {
         const Py_UCS1 *d = (const Py_UCS1 *)data;
         for (Py_ssize_t k = a; k < b; k++) {
@@ -688,6 +666,37 @@ static int text_id(strtab *t, int kind, const void *data, Py_ssize_t lim, Py_ssi
     }
     uint64_t h = hash_bytes(o, n);
     return lookup_only ? st_find_h(t, o, n, h) : st_id_h(t, o, n, h);
+}
+
+/* the id of the text [a, b) of a text of `lim` characters: lower-cased (lower) and
+ * unquoted (unquote: a quoted string, backslash escapes), interned, or only looked up
+ * (lookup_only; -3: absent); -1 memory, -2 Python error.  Inlined where it is called: the
+ * common case (one-byte text, not quoted, ASCII) reads, lower-cases, copies and hashes 8
+ * bytes at a time; anything else goes to text_id_any. */
+static inline __attribute__((always_inline)) int text_id(strtab *t, int kind, const void *data, Py_ssize_t lim,
+                                                         Py_ssize_t a, Py_ssize_t b, int unquote, int lower,
+                                                         int lookup_only, char **tmp, size_t *tcap) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    size_t len = (size_t)(b - a), words = (len + 7) & ~(size_t)7;
+    if (kind == PyUnicode_1BYTE_KIND && !unquote && (size_t)(lim - a) >= words && words + 8 <= *tcap) {
+        /* the text holds whole words from a: the bytes past b masked to zero */
+        const Py_UCS1 *d = (const Py_UCS1 *)data + a;
+        const uint64_t H = 0x8080808080808080ULL;
+        char *o = *tmp;
+        uint64_t h = HASH_SEED;
+        for (size_t k = 0; k < len; k += 8) {
+            uint64_t x;
+            memcpy(&x, d + k, 8);
+            if (len - k < 8) x &= ~0ULL >> (8 * (8 - (len - k)));
+            if (x & H) return text_id_any(t, kind, data, a, b, unquote, lower, lookup_only, tmp, tcap);
+            if (lower) x |= ((x + 0x3F3F3F3F3F3F3F3FULL) & ~(x + 0x2525252525252525ULL) & H) >> 2;   /* A-Z */
+            memcpy(o + k, &x, 8);
+            h = hash_word(h, x);
+        }
+        return st_id_w(t, o, len, hash_end(h, len), lookup_only);
+    }
+#endif
+    return text_id_any(t, kind, data, a, b, unquote, lower, lookup_only, tmp, tcap);
 }
 
 /* the triples of one graph, coded: features per node (ptr, ids) and edges; returns the
