@@ -486,13 +486,36 @@ static inline __attribute__((always_inline)) int read_text_k(const text_t *t, gr
             /* '(' var '/' concept [alignment] */
             if (!after_role) goto out;
             after_role = 0;
-            NEXT(&lx);
-            if (lx.type != T_SYMBOL) goto out;
-            Py_ssize_t va = lx.a, vb = lx.b;
-            NEXT(&lx);
-            if (lx.type != T_SLASH) goto out;
-            NEXT(&lx);
-            if (lx.type != T_SYMBOL && lx.type != T_STRING) goto out;
+            Py_ssize_t va = 0, vb = 0;
+            int quick = 0;
+            if (kind == PyUnicode_1BYTE_KIND) {
+                /* the common "(var / concept": the three tokens the lexer would give */
+                const Py_UCS1 *d = (const Py_UCS1 *)t->data;
+                Py_ssize_t n = t->n, p = lx.pos;
+                va = p;
+                if (p < n && d[p] != '#')
+                    while (p < n && (latin1_class[d[p]] & C_NAME)) p++;
+                vb = p;
+                if (vb > va && n - p > 3 && d[p] == ' ' && d[p + 1] == '/' && d[p + 2] == ' ' && d[p + 3] != '#'
+                    && (latin1_class[d[p + 3]] & C_NAME)) {
+                    p += 3;
+                    lx.a = p;
+                    while (p < n && (latin1_class[d[p]] & C_NAME)) p++;
+                    lx.b = lx.pos = p;
+                    lx.type = T_SYMBOL;
+                    quick = 1;
+                }
+            }
+            if (!quick) {
+                NEXT(&lx);
+                if (lx.type != T_SYMBOL) goto out;
+                va = lx.a;
+                vb = lx.b;
+                NEXT(&lx);
+                if (lx.type != T_SLASH) goto out;
+                NEXT(&lx);
+                if (lx.type != T_SYMBOL && lx.type != T_STRING) goto out;
+            }
             size_t ncap_was = g->ncap;
             GROW(g->var_a, g->ncap, (size_t)g->n_nodes, Py_ssize_t);
             /* the four node arrays share one capacity */
@@ -526,7 +549,28 @@ static inline __attribute__((always_inline)) int read_text_k(const text_t *t, gr
             br->ra = lx.a + 1; br->rb = lx.b;
             br->child = -1;
             br->quoted = 0;
-            NEXT(&lx);
+            int quick = 0;
+            if (kind == PyUnicode_1BYTE_KIND) {
+                /* the common " (" or " symbol" after a role: the token the lexer would give */
+                const Py_UCS1 *d = (const Py_UCS1 *)t->data;
+                Py_ssize_t n = t->n, p = lx.pos;
+                if (n - p > 1 && d[p] == ' ') {
+                    Py_UCS1 c = d[p + 1];
+                    if (c == '(') {
+                        lx.a = p + 1;
+                        lx.b = lx.pos = p + 2;
+                        lx.type = T_LPAREN;
+                        quick = 1;
+                    } else if (c != '#' && (latin1_class[c] & C_NAME)) {
+                        lx.a = ++p;
+                        while (p < n && (latin1_class[d[p]] & C_NAME)) p++;
+                        lx.b = lx.pos = p;
+                        lx.type = T_SYMBOL;
+                        quick = 1;
+                    }
+                }
+            }
+            if (!quick) NEXT(&lx);
             if (lx.type == T_ALIGN) NEXT(&lx);
             if (lx.type == T_SYMBOL || lx.type == T_STRING) {
                 br->va = lx.a; br->vb = lx.b;
