@@ -181,21 +181,18 @@ static PyObject *p_scan(PyObject *self, PyObject *args) {
         st[S_FIRST] = 0;
         if (view.len >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) p += 3;
     }
-    /* blocks only (no cutting into graphs) of ASCII bytes: each line is read once, its
-     * indentation 8 bytes at a time, then memchr to its end */
+    /* blocks only (no cutting into graphs) of ASCII bytes (all valid UTF-8): a tight loop,
+     * each line read once -- its indentation 8 bytes at a time, then memchr from there */
     int fast = 0;
     if (!graphs) {
         unsigned char any = 0;   /* (a loop the compiler vectorises) */
         for (const unsigned char *q = p; q < end; q++) any |= *q;
         fast = !(any & 0x80);
     }
-    while (p < end && status == 0) {
-        const unsigned char *ls = p, *le, *next;
-        int blank = 1, ascii = 1;
-        uint32_t first = 0;
-        int have_first = 0;
-        if (fast) {
-            const unsigned char *q = ls;
+    if (fast) {
+        int64_t line = st[S_LINE];
+        while (p < end) {
+            const unsigned char *ls = p, *q = p;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
             while (end - q >= 8) {
                 uint64_t w;
@@ -206,26 +203,49 @@ static PyObject *p_scan(PyObject *self, PyObject *args) {
             }
 #endif
             while (q < end && (*q == ' ' || *q == '\t')) q++;
-            le = q < end ? memchr(q, '\n', (size_t)(end - q)) : NULL;
-            next = le ? le + 1 : end;
+            const unsigned char *le = q < end ? memchr(q, '\n', (size_t)(end - q)) : NULL;
+            const unsigned char *next = le ? le + 1 : end;
             if (!le) {
                 if (!final) break;  /* an unfinished line: the caller gives whole lines */
                 le = end;
             }
-            if (q < le) {
-                have_first = 1;
-                first = *q;
+            int64_t at = offset + (ls - buf);
+            unsigned char first = q < le ? *q : '\n';
+            if (ascii_space[first]) {   /* blank unless a character that is not whitespace follows */
                 while (q < le && ascii_space[*q]) q++;
-                blank = q == le;
             }
-        } else {
-        le = memchr(p, '\n', (size_t)(end - p));
-        next = le ? le + 1 : end;
+            if (q == le) {   /* blank: the end of a block (end_block without graphs) */
+                if (st[S_INBLOCK]) {
+                    if (st[S_CONTENT] && push(&o, st[S_USTART], at, st[S_ULINE]) < 0) goto fail;
+                    st[S_INBLOCK] = 0;
+                }
+            } else {
+                if (!st[S_INBLOCK]) {
+                    st[S_INBLOCK] = 1;
+                    st[S_USTART] = at; st[S_ULINE] = line; st[S_CONTENT] = 0;
+                    st[S_DEPTH] = 0; st[S_DONE] = 0; st[S_NOCUT] = 1; st[S_PEND] = -1;
+                    st[S_UNITS] = 1; st[S_U0ID] = 0; st[S_LATERID] = 0; st[S_BAD] = 0;
+                    st[S_PENDID] = 0; st[S_PENDBAD] = 0;
+                }
+                if (first != '#' && !ascii_space[first]) st[S_CONTENT] = 1;
+            }
+            line++;
+            p = next;
+        }
+        st[S_LINE] = line;
+    }
+    while (!fast && p < end && status == 0) {
+        const unsigned char *ls = p, *le = memchr(p, '\n', (size_t)(end - p));
+        const unsigned char *next = le ? le + 1 : end;
         if (!le) {
             if (!final) break;  /* an unfinished line: the caller gives whole lines */
             le = end;
         }
+        int64_t at = offset + (ls - buf);
         /* the line: blank? first character after spaces and tabs? valid UTF-8? */
+        int blank = 1, ascii = 1;
+        uint32_t first = 0;
+        int have_first = 0;
         const unsigned char *q0 = ls;   /* leading spaces and tabs: blank so far, no first */
         while (q0 < le && (*q0 == ' ' || *q0 == '\t')) q0++;
         for (const unsigned char *q = q0; q < le;) {
@@ -257,9 +277,7 @@ static PyObject *p_scan(PyObject *self, PyObject *args) {
                 break;
             }
         }
-        }
         if (status) break;
-        int64_t at = offset + (ls - buf);
         if (blank) {
             int r = end_block(st, at, &o);
             if (r < 0) goto fail;
