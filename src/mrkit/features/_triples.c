@@ -616,6 +616,18 @@ static int read_graph(PyObject *block, graph_t *g, int want_id) {
 
 typedef struct { int64_t *v; size_t n, cap; } vec_t;
 
+/* room for `extra` more values; 0 ok, -1 memory */
+static int vreserve(vec_t *v, size_t extra) {
+    if (v->n + extra > v->cap) {
+        size_t nc = (v->n + extra) * 2 + 64;
+        int64_t *p = realloc(v->v, nc * sizeof(int64_t));
+        if (!p) return -1;
+        v->v = p;
+        v->cap = nc;
+    }
+    return 0;
+}
+
 static int vpush(vec_t *v, int64_t x) {
     if (v->n == v->cap) {
         size_t nc = v->cap * 2 + 64;
@@ -1195,7 +1207,7 @@ static void scratch_free(scratch_t *w) {
 /* the number of ":" + role (role: a number of `words`) as an attribute's role (rel 0),
  * or as a relation's (rel 1): de-inverted unless in `keep` (*inv set then), remembered
  * per role; -1 memory, -2 Python error */
-static int colon_role(strtab *words, PyObject *keep, scratch_t *w, int role, int rel, int *inv) {
+static int colon_role_slow(strtab *words, PyObject *keep, scratch_t *w, int role, int rel, int *inv) {
     if ((size_t)role >= w->rcap) {
         size_t nc = ((size_t)role + 1) * 2 + 64;
         int32_t *m = realloc(w->rmap, sizeof(int32_t) * 2 * nc);
@@ -1231,6 +1243,16 @@ static int colon_role(strtab *words, PyObject *keep, scratch_t *w, int role, int
     }
     *inv = got & 1;
     return got >> 1;
+}
+
+/* colon_role, its common case (a role seen before) inlined */
+static inline int colon_role(strtab *words, PyObject *keep, scratch_t *w, int role, int rel, int *inv) {
+    int32_t got;
+    if ((size_t)role < w->rcap && (got = w->rmap[2 * (size_t)role + rel]) >= 0) {
+        *inv = got & 1;
+        return got >> 1;
+    }
+    return colon_role_slow(words, keep, w, role, rel, inv);
 }
 
 static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *keep, vec_t *out,
@@ -1280,14 +1302,17 @@ static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *kee
         w->vstamp[id] = w->gen;
         w->vnode[id] = i;
     }
-    /* header, filled below */
-    for (int q = 0; q < 5; q++)
-        if (vpush(out, 0) < 0) { PyErr_NoMemory(); goto done; }
+    /* room for all the values of the graph (at most: header, instances, a triple per
+     * branch, the top), then the header, filled below */
+    if (vreserve(out, 6 + 2 * (size_t)n + 3 * (size_t)g->n_br) < 0) { PyErr_NoMemory(); goto done; }
+    int64_t *ov = out->v;
+    for (int q = 0; q < 5; q++) ov[out->n++] = 0;
     for (int i = 0; i < n; i++) {
         int c = text_id(words, kind, data, lim, g->con_a[i], g->con_b[i], 0, 1, 0, tmp, tcap);
         if (c == -1) { PyErr_NoMemory(); goto done; }
         if (c < 0) goto done;
-        if (vpush(out, i) < 0 || vpush(out, c) < 0) { PyErr_NoMemory(); goto done; }
+        ov[out->n++] = i;
+        ov[out->n++] = c;
     }
     for (int k = 0; k < g->n_br; k++) {
         branch_t *br = &g->br[k];
@@ -1320,9 +1345,7 @@ static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *kee
     /* attributes: duplicates dropped, then node by node in written order */
     size_t m = unique_attributes(att, na);
     for (size_t k = 0; k < m; k++)
-        if (vpush(out, att[4 * k]) < 0 || vpush(out, att[4 * k + 1]) < 0 || vpush(out, att[4 * k + 2]) < 0) {
-            PyErr_NoMemory(); goto done;
-        }
+        for (int q = 0; q < 3; q++) ov[out->n++] = att[4 * k + q];
     /* relations: distinct (source, role, target), each where it is first written */
     memcpy(sorted, rel, sizeof(int64_t) * 4 * nr);
     for (size_t k = 0; k < nr; k++) sorted[4 * k + 3] = (int64_t)k;
@@ -1332,12 +1355,10 @@ static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *kee
     size_t nrel = 0;
     for (size_t k = 0; k < nr; k++) {
         if (dup[k]) continue;
-        if (vpush(out, rel[4 * k]) < 0 || vpush(out, rel[4 * k + 1]) < 0 || vpush(out, rel[4 * k + 2]) < 0) {
-            PyErr_NoMemory(); goto done;
-        }
+        for (int q = 0; q < 3; q++) ov[out->n++] = rel[4 * k + q];
         nrel++;
     }
-    if (n > 0 && vpush(out, 0) < 0) { PyErr_NoMemory(); goto done; }
+    if (n > 0) ov[out->n++] = 0;
     out->v[start] = n;
     out->v[start + 1] = n;
     out->v[start + 2] = (int64_t)m;
