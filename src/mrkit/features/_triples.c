@@ -198,6 +198,7 @@ typedef struct {
     Py_ssize_t n, pos;
     int type;
     Py_ssize_t a, b;    /* token text [a, b) */
+    int sentinel;       /* one-byte text whose last character is not a name character */
 } lexer;
 
 /* [^\s"()/:~], \s as Python's str whitespace (DEL and ASCII controls are left to the
@@ -246,6 +247,17 @@ static inline int is_digit(unsigned c) { return c >= '0' && c <= '9'; }
 /* name_char and is_space of a character of a string of `kind` (one byte: by table) */
 #define NAME_CHAR(c) (kind == PyUnicode_1BYTE_KIND ? latin1_class[(c)] & C_NAME : name_char(c))
 #define IS_SPACE(c) (kind == PyUnicode_1BYTE_KIND ? latin1_class[(c)] & C_SPACE : is_space(c))
+
+/* p past the run of name characters of one-byte text d (n long) from p; with `sentinel`
+ * (the text's last character is not one) the run ends before the end untested */
+#define NAME_RUN1(d, p, n, sentinel)                                                     \
+    do {                                                                                 \
+        if ((sentinel) && (p) < (n)) {                                                   \
+            while (latin1_class[(d)[(p)]] & C_NAME) (p)++;                               \
+        } else {                                                                         \
+            while ((p) < (n) && (latin1_class[(d)[(p)]] & C_NAME)) (p)++;                \
+        }                                                                                \
+    } while (0)
 
 /* next token; T_BAD for anything the fast path leaves to the general one */
 #define S(k) PyUnicode_READ(kind, data, (k))
@@ -320,7 +332,8 @@ static inline __attribute__((always_inline)) void next_token_k(lexer *lx, const 
     else if (c == '/') { p++; lx->type = T_SLASH; }
     else if (c == ':') {
         p++;
-        while (p < n && NAME_CHAR(S(p))) p++;
+        if (kind == PyUnicode_1BYTE_KIND) NAME_RUN1((const Py_UCS1 *)data, p, n, lx->sentinel);
+        else while (p < n && NAME_CHAR(S(p))) p++;
         lx->type = T_ROLE;
     } else if (c == '~') {
         /* '~' ([a-z] '.'?)? [0-9]+ (',' [0-9]+)*, each index at most 9 digits */
@@ -340,7 +353,8 @@ static inline __attribute__((always_inline)) void next_token_k(lexer *lx, const 
         if (p < n && (NAME_CHAR(S(p)) || S(p) == '~')) { lx->type = T_BAD; return; }
         lx->type = T_ALIGN;
     } else if (NAME_CHAR(c)) {
-        while (p < n && NAME_CHAR(S(p))) p++;
+        if (kind == PyUnicode_1BYTE_KIND) NAME_RUN1((const Py_UCS1 *)data, p, n, lx->sentinel);
+        else while (p < n && NAME_CHAR(S(p))) p++;
         lx->type = T_SYMBOL;
     } else {
         lx->type = T_BAD;
@@ -466,7 +480,9 @@ static inline __attribute__((always_inline)) int read_text_k(const text_t *t, gr
     g->n_nodes = g->n_br = 0;
     g->has_id = 0;
     Py_CLEAR(g->id);
-    lexer lx = {t->kind, t->data, t->n, 0, T_END, 0, 0};
+    lexer lx = {t->kind, t->data, t->n, 0, T_END, 0, 0, 0};
+    if (kind == PyUnicode_1BYTE_KIND && t->n > 0)
+        lx.sentinel = !(latin1_class[((const Py_UCS1 *)t->data)[t->n - 1]] & C_NAME);
     int32_t *stack = g->stack;
     size_t sn = 0;
     int r = 0;
@@ -494,13 +510,13 @@ static inline __attribute__((always_inline)) int read_text_k(const text_t *t, gr
                 Py_ssize_t n = t->n, p = lx.pos;
                 va = p;
                 if (p < n && d[p] != '#')
-                    while (p < n && (latin1_class[d[p]] & C_NAME)) p++;
+                    NAME_RUN1(d, p, n, lx.sentinel);
                 vb = p;
                 if (vb > va && n - p > 3 && d[p] == ' ' && d[p + 1] == '/' && d[p + 2] == ' ' && d[p + 3] != '#'
                     && (latin1_class[d[p + 3]] & C_NAME)) {
                     p += 3;
                     lx.a = p;
-                    while (p < n && (latin1_class[d[p]] & C_NAME)) p++;
+                    NAME_RUN1(d, p, n, lx.sentinel);
                     lx.b = lx.pos = p;
                     lx.type = T_SYMBOL;
                     quick = 1;
@@ -563,7 +579,7 @@ static inline __attribute__((always_inline)) int read_text_k(const text_t *t, gr
                         quick = 1;
                     } else if (c != '#' && (latin1_class[c] & C_NAME)) {
                         lx.a = ++p;
-                        while (p < n && (latin1_class[d[p]] & C_NAME)) p++;
+                        NAME_RUN1(d, p, n, lx.sentinel);
                         lx.b = lx.pos = p;
                         lx.type = T_SYMBOL;
                         quick = 1;
