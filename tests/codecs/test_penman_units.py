@@ -167,6 +167,29 @@ def test_generated_files(text, window, tmp_path, monkeypatch):
     _check(p)
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(st.lists(st.sampled_from(list(" \t\r\x0b\x0c\x1c#(a)") + ["        ", "é", "\x85", "\u3000"]),
+                              max_size=12).map("".join), max_size=25),
+       window=st.sampled_from([1, 8, 64, 1 << 20]))
+def test_blocks_mode_of_generated_lines(lines, window, tmp_path):
+    """Blocks only (graphs false, the coded path's scan): the blocks of iter_block_lists
+    for lines of spaces, tabs, other whitespace, '#', text and non-ASCII characters, in
+    windows of every size (pieces that are all ASCII take the scanner's tight loop, the
+    others its general one, and the state carries from one to the other)."""
+    p = tmp_path / "g.amr"
+    p.write_bytes("\n".join(lines).encode("utf-8"))
+    try:
+        ref = [b for blocks in iter_block_lists(p, content_only=True) for b in blocks]
+    except InputError:
+        ref = None
+    got = []
+    for piece, offset, units in U.unit_pieces(p, str(p), False, window):
+        a = memoryview(units).cast("q")
+        for i in range(0, len(a), 3):
+            got.append((a[i + 2], piece[a[i] - offset:a[i + 1] - offset].decode("utf-8")))
+    assert got == ref
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(n=st.integers(1, 8), pre=st.sampled_from(["", "# ::id g{k}\n", "# ::id g{k}\n# ::snt s\n"]),
        join=st.sampled_from(["\n", "\r\n", "", " "]), final=st.booleans(), window=st.sampled_from([16, 1 << 20]))

@@ -80,6 +80,11 @@ def test_unusual_blocks_are_left_to_the_general_reader():
     assert block_triples("(a / b) (c / d)") is None  # two graphs
     assert block_triples("(a / b :x)") is None  # an error
     assert block_triples("(a / b :ARG0 (a / c))") is None  # a variable defined twice
+    # a node with no role before it (a crash, then triples of a malformed graph, before
+    # session 28): penman says "expected a role or ')' but found '('"
+    assert block_triples("(a / b (c / d))") is None
+    assert block_triples("(a / b :x (e / f) (c / d))") is None
+    assert block_triples("(a / b :x (e / f) :y (c / d))") is not None
     gid, t = block_triples("# ::id x1\n(w / Want-01 :ARG0 (b / boy) :ARG1-of (g / go-02 :ARG0 b)"
                            " :polarity - :polarity -)")
     assert gid == "x1"

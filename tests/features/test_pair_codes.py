@@ -134,6 +134,23 @@ def test_refused_and_empty():
         pair_codes(["(x / y)"], [], NON_INVERTED_OF)
 
 
+def test_variables_of_other_graphs_are_constants_here():
+    """Variable names are interned once per call (session 28): a name that is a variable
+    of another graph of the call, before or after, is a constant in a graph that does not
+    define it; a name defined twice in one graph is still refused; long names and names
+    that end where the block ends (no whole 8-byte word after them) read the same."""
+    golds = ["(x / a :mod (long-variable-name-1 / b))", "(q / a :mod x :ARG0 long-variable-name-1)",
+             "(x / a :ARG0 (x / b))", "(x2 / VeryLongConceptNameWithCapitals-01 :mod X)", "(X / a :mod x)"]
+    systems = ["(x / a :mod x)", "(x / a :mod q)", "(q / a)", "(x2 / b :mod x2)", "(X / A :mod X)"]
+    for keep in KEEPS:
+        assert check(golds, systems, keep) == 4
+    ids, codes, refused = pair_codes(golds, systems, NON_INVERTED_OF)
+    assert refused == [2]
+    d = decode(codes, len(golds))
+    assert len(d[1][0][2]) == 2 and d[1][0][3] == []   # gold 1: x and long-variable-name-1 are constants
+    assert d[0][1][3] == [(0, d[0][1][3][0][1], 0)]   # system 0: x names its own node
+
+
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pairs=st.lists(st.tuples(graphs(extra=4), graphs(extra=4)), min_size=1, max_size=5))
 def test_generated_graphs_code_to_the_same_triples(pairs):

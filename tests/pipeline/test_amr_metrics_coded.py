@@ -242,6 +242,21 @@ def test_whole_command_errors_are_the_same(tmp_path, monkeypatch):
         assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize("graph", ["(a / b (c / d))", "(a / b :x (e / f) (c / d))"])
+def test_a_node_without_a_role_is_the_general_paths_error(tmp_path, graph):
+    """A '(' that follows neither '(' var '/' concept's start nor a role: the compiled
+    reader crashed on the first (before session 28) and scored the second as if it were
+    ':x (c / d)'; both are penman's error, exit 2, for every command that reads codes."""
+    gold, system = tmp_path / "g.amr", tmp_path / "s.amr"
+    gold.write_text(graph + "\n", encoding="utf-8")
+    system.write_text("(a / b :x (c / d))\n", encoding="utf-8")
+    want = f"mrkit: {gold}:1, graph 1: malformed PENMAN: expected a role or ')' but found '('\n"
+    for args in [("score", "-m", m) for m in CODED] + [("smatch",)]:
+        r = run_mrkit(*args, str(gold), str(system), "--json", "-o", str(tmp_path / "o"))
+        assert (r.returncode, r.stderr) == (2, want), args
+        assert not (tmp_path / "o").exists()
+
+
 def test_the_bytes_path_runs_and_is_the_text_path(monkeypatch):
     """The coded path reads the files' bytes (no block as text) unless the scanner declines;
     pieces of a few hundred bytes and batches of 3 pairs (blocks across pieces, pairs

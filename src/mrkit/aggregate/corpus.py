@@ -24,16 +24,18 @@ from __future__ import annotations
 
 import sys
 from array import array as typed_array
-from dataclasses import dataclass, field
 
 from ._lazy import np  # numpy on first use: see RowTable
 from .resampling import bootstrap, paired_test
+from ..model.record import Record
 
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Any, Iterable, Sequence
 
     from .resampling import Reducer
+
+_NEW = object()  # a detail not given: a new empty dict, as the dataclass's default_factory
 
 MEASURES = ("precision", "recall", "f1")
 
@@ -146,26 +148,32 @@ def _plain_sums(table: RowTable) -> bool:
     return getattr(table, "sequential_sums", False) or table.integral()
 
 
-@dataclass
-class CorpusResult:
-    """Scores of one metric on a corpus of pairs (see the module docstring)."""
+class CorpusResult(Record):
+    """Scores of one metric on a corpus of pairs (see the module docstring).
 
-    metric: str
-    table: np.ndarray
-    """``(pairs, k)`` summable statistics, one row per pair, in input order."""
-    reduce: Reducer
-    """Column sums -> named statistics (``precision``/``recall``/``f1`` or ``f1`` alone)."""
-    ids: list[str | None]
-    certified: np.ndarray | None = None
-    """One bool per pair where an alignment is searched (kept as a list of bools or a
-    bytearray of 0/1 until read as an array), else ``None``."""
-    average: str = "micro"
-    """``micro``: the headline is ``reduce`` of the summed table; ``macro``: the mean of
-    the per-pair statistics."""
-    records: list[dict] | None = None
-    """Per-pair records (id, counts, scores, certification, ...) when kept."""
-    detail: dict = field(default_factory=dict)
-    """Command-specific results, reported beside the summary."""
+    Fields (a record: printed, compared and replaced as the dataclass of these fields):
+    ``metric``; ``table``, the ``(pairs, k)`` summable statistics, one row per pair, in
+    input order; ``reduce``, column sums -> named statistics (``precision``/``recall``/``f1``
+    or ``f1`` alone); ``ids``; ``certified``, one bool per pair where an alignment is
+    searched (kept as a list of bools or a bytearray of 0/1 until read as an array), else
+    ``None``; ``average``: ``micro``, the headline is ``reduce`` of the summed
+    table, ``macro``, the mean of the per-pair statistics; ``records``, per-pair records (id,
+    counts, scores, certification, ...) when kept; ``detail``, command-specific results,
+    reported beside the summary."""
+
+    _fields = ("metric", "table", "reduce", "ids", "certified", "average", "records", "detail")
+
+    def __init__(self, metric: str, table: np.ndarray, reduce: Reducer, ids: list[str | None],
+                 certified: np.ndarray | None = None, average: str = "micro",
+                 records: list[dict] | None = None, detail: dict = _NEW) -> None:
+        self.metric = metric
+        self.table = table
+        self.reduce = reduce
+        self.ids = ids
+        self.certified = certified
+        self.average = average
+        self.records = records
+        self.detail = {} if detail is _NEW else detail
 
     # ------------------------------------------------------------------ scores
     @property
@@ -381,7 +389,7 @@ class _AsArray:
         obj.__dict__[self.name] = value
 
 
-# after @dataclass: its __init__ assigns through them
+# its __init__ assigns through them
 CorpusResult.table = _AsArray("table", "float64")  # type: ignore[assignment]
 CorpusResult.certified = _AsArray("certified", "bool")  # type: ignore[assignment]
 

@@ -173,14 +173,11 @@ def _worth(args) -> bool:
 
 
 def _report(args, res, ci, versus) -> int:
-    import copy
-
     if args.per_pair:
         res.with_records()
-    # today's keys, kept for one release beside the summary (pairs: summary.pairs); a
-    # shallow copy keeps a small table plain Python (dataclasses.replace would read it as
-    # an array and import numpy)
-    view = copy.copy(res)
+    # today's keys, kept for one release beside the summary (pairs: summary.pairs); the copy
+    # keeps a small table plain Python (Record.replace passes the table on as stored)
+    view = res.replace()
     macro = res.macro  # the mean of every pair's score: computed once for both reports
     view.detail = {"corpus": res.corpus, "macro": macro, "details": res.detail}
     n = args.digits

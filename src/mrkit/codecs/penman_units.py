@@ -56,11 +56,12 @@ def unit_windows(path: str | os.PathLike, label: str, graphs: bool = True) -> It
 
 
 def unit_pieces(path: str | os.PathLike, label: str, graphs: bool = True, window: int | None = None,
-                keep_bytes: bool = True) -> Iterator[tuple[bytes | None, int, bytes]]:
+                keep_bytes: bool = True, first: int | None = None) -> Iterator[tuple[bytes | None, int, bytes]]:
     """``(piece, offset, units)`` of a PENMAN file a window at a time, for readers of the
     bytes themselves: the units that end in the window read (``window`` bytes completed to
     the end of a line, :data:`WINDOW` by default, the first read at most
-    :data:`FIRST_WINDOW`; file offsets; every unit comes once), and the bytes that hold
+    :data:`FIRST_WINDOW`, or ``first`` bytes when given; file offsets; every unit comes
+    once), and the bytes that hold
     them all (from the end of the previous piece's last unit to the end of the window)
     with their offset in the file (``keep_bytes`` false: None and 0); :class:`CutDeclined`
     where the scanner gives up."""
@@ -74,7 +75,7 @@ def unit_pieces(path: str | os.PathLike, label: str, graphs: bool = True, window
     state = None
     offset = 0
     carry = b""  # the bytes after the last unit found: the next unit starts in them or later
-    size = min(FIRST_WINDOW, window)
+    size = min(first or FIRST_WINDOW, window)
     with fh:
         while True:
             try:

@@ -48,13 +48,32 @@ typedef struct {
     int nslots;
 } strtab;
 
-#define FNV_BASIS 1469598103934665603ULL
-#define FNV_STEP(h, c) (((h) ^ (unsigned char)(c)) * 1099511628211ULL)
+/* the hash of a string: its bytes as 8-byte words (memcpy order, the last one padded
+ * with zero bytes), mixed a word at a time (text_id computes it while it copies; the
+ * numbers of the strings do not depend on it, only where they sit in the table) */
+#define HASH_SEED 0x243F6A8885A308D3ULL
+static inline uint64_t hash_word(uint64_t h, uint64_t x) { return (h ^ x) * 0x9E3779B97F4A7C15ULL; }
+static inline uint64_t hash_end(uint64_t h, size_t n) {
+    h ^= (uint64_t)n;
+    h ^= h >> 31;
+    h *= 0xD6E8FEB86659FD93ULL;
+    return h ^ (h >> 32);
+}
 
 static uint64_t hash_bytes(const char *s, size_t n) {
-    uint64_t h = FNV_BASIS;
-    for (size_t k = 0; k < n; k++) h = FNV_STEP(h, s[k]);
-    return h;
+    uint64_t h = HASH_SEED;
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t x;
+        memcpy(&x, s + k, 8);
+        h = hash_word(h, x);
+    }
+    if (k < n) {
+        uint64_t x = 0;
+        memcpy(&x, s + k, n - k);
+        h = hash_word(h, x);
+    }
+    return hash_end(h, n);
 }
 
 static int st_init(strtab *t, int nslots, size_t cap) {
@@ -102,17 +121,12 @@ static int st_find_h(const strtab *t, const char *s, size_t n, uint64_t h) {
 
 static int st_find(const strtab *t, const char *s, size_t n) { return st_find_h(t, s, n, hash_bytes(s, n)); }
 
-/* id of the string s[0..n) of hash h (added if new); -1 on memory failure */
-static int st_id_h(strtab *t, const char *s, size_t n, uint64_t h) {
-    if ((t->n + 1) * 2 > t->nslots && st_grow_slots(t) < 0) return -1;
-    int mask = t->nslots - 1, k = (int)(h & (uint64_t)mask);
-    while (t->slots[k]) {
-        int id = t->slots[k] - 1;
-        if ((size_t)t->slen[id] == n && memcmp(t->buf + t->off[id], s, n) == 0) return id;
-        k = (k + 1) & mask;
-    }
-    if (t->len + n > t->cap) {
-        size_t cap = (t->len + n) * 2;
+/* adds the string s[0..n) at free slot k: its bytes padded with zeros to whole 8-byte
+ * words (st_id_w compares words); its id, -1 on memory failure */
+static int st_add(strtab *t, const char *s, size_t n, int k) {
+    size_t padded = (n + 7) & ~(size_t)7;
+    if (t->len + padded > t->cap) {
+        size_t cap = (t->len + padded) * 2;
         char *b = realloc(t->buf, cap);
         if (!b) return -1;
         t->buf = b;
@@ -128,12 +142,48 @@ static int st_id_h(strtab *t, const char *s, size_t n, uint64_t h) {
         t->slen = l;
         t->ncap = nc;
     }
+    if (padded) memset(t->buf + t->len + padded - 8, 0, 8);
     memcpy(t->buf + t->len, s, n);
     t->off[t->n] = (int64_t)t->len;
     t->slen[t->n] = (int32_t)n;
-    t->len += n;
+    t->len += padded;
     t->slots[k] = t->n + 1;
     return t->n++;
+}
+
+/* id of the string s[0..n) of hash h (added if new); -1 on memory failure */
+static int st_id_h(strtab *t, const char *s, size_t n, uint64_t h) {
+    if ((t->n + 1) * 2 > t->nslots && st_grow_slots(t) < 0) return -1;
+    int mask = t->nslots - 1, k = (int)(h & (uint64_t)mask);
+    while (t->slots[k]) {
+        int id = t->slots[k] - 1;
+        if ((size_t)t->slen[id] == n && memcmp(t->buf + t->off[id], s, n) == 0) return id;
+        k = (k + 1) & mask;
+    }
+    return st_add(t, s, n, k);
+}
+
+/* st_id_h (lookup_only 0) or st_find_h (1) of a string s[0..n) padded with zeros to whole
+ * words, as the table keeps its strings: compared a word at a time, inlined */
+static inline int st_id_w(strtab *t, const char *s, size_t n, uint64_t h, int lookup_only) {
+    if (!lookup_only && (t->n + 1) * 2 > t->nslots && st_grow_slots(t) < 0) return -1;
+    int mask = t->nslots - 1, k = (int)(h & (uint64_t)mask);
+    while (t->slots[k]) {
+        int id = t->slots[k] - 1;
+        if ((size_t)t->slen[id] == n) {
+            const char *e = t->buf + t->off[id];
+            size_t q = 0;
+            for (; q < n; q += 8) {
+                uint64_t x, y;
+                memcpy(&x, e + q, 8);
+                memcpy(&y, s + q, 8);
+                if (x != y) break;
+            }
+            if (q >= n) return id;
+        }
+        k = (k + 1) & mask;
+    }
+    return lookup_only ? -3 : st_add(t, s, n, k);
 }
 
 static int st_id(strtab *t, const char *s, size_t n) { return st_id_h(t, s, n, hash_bytes(s, n)); }
@@ -148,6 +198,7 @@ typedef struct {
     Py_ssize_t n, pos;
     int type;
     Py_ssize_t a, b;    /* token text [a, b) */
+    int sentinel;       /* one-byte text whose last character is not a name character */
 } lexer;
 
 /* [^\s"()/:~], \s as Python's str whitespace (DEL and ASCII controls are left to the
@@ -164,6 +215,9 @@ static inline int is_space_ascii(Py_UCS4 c) {
 enum { C_NAME = 1, C_SPACE = 2 };
 static unsigned char ascii_class[128];
 
+/* the same two tests of the characters of a one-byte (Latin-1) string, all 256 */
+static unsigned char latin1_class[256];
+
 /* the one-byte characters a comment line goes on over without a second look: not a line
  * end, not a character the loop below stops at (controls but tab, DEL, line breaks) */
 static unsigned char comment_ok[256];
@@ -171,6 +225,9 @@ static unsigned char comment_ok[256];
 static void fill_classes(void) {
     for (Py_UCS4 c = 0; c < 128; c++)
         ascii_class[c] = (unsigned char)((name_char_ascii(c) ? C_NAME : 0) | (is_space_ascii(c) ? C_SPACE : 0));
+    for (Py_UCS4 c = 0; c < 256; c++)
+        latin1_class[c] = (unsigned char)(c < 128 ? ascii_class[c]
+                                          : Py_UNICODE_ISSPACE(c) ? C_SPACE : C_NAME);
     for (Py_UCS4 c = 0; c < 256; c++)
         comment_ok[c] = c == '\t' || (c >= ' ' && c != 0x7f && !(c >= 128 && Py_UNICODE_ISLINEBREAK(c)));
 }
@@ -186,6 +243,21 @@ static inline int is_space(Py_UCS4 c) {
 }
 
 static inline int is_digit(unsigned c) { return c >= '0' && c <= '9'; }
+
+/* name_char and is_space of a character of a string of `kind` (one byte: by table) */
+#define NAME_CHAR(c) (kind == PyUnicode_1BYTE_KIND ? latin1_class[(c)] & C_NAME : name_char(c))
+#define IS_SPACE(c) (kind == PyUnicode_1BYTE_KIND ? latin1_class[(c)] & C_SPACE : is_space(c))
+
+/* p past the run of name characters of one-byte text d (n long) from p; with `sentinel`
+ * (the text's last character is not one) the run ends before the end untested */
+#define NAME_RUN1(d, p, n, sentinel)                                                     \
+    do {                                                                                 \
+        if ((sentinel) && (p) < (n)) {                                                   \
+            while (latin1_class[(d)[(p)]] & C_NAME) (p)++;                               \
+        } else {                                                                         \
+            while ((p) < (n) && (latin1_class[(d)[(p)]] & C_NAME)) (p)++;                \
+        }                                                                                \
+    } while (0)
 
 /* next token; T_BAD for anything the fast path leaves to the general one */
 #define S(k) PyUnicode_READ(kind, data, (k))
@@ -208,7 +280,7 @@ static inline __attribute__((always_inline)) void next_token_k(lexer *lx, const 
         }
 #endif
         if (p >= n) { lx->type = T_END; lx->pos = p; return; }
-        if (is_space(S(p))) { p++; continue; }
+        if (IS_SPACE(S(p))) { p++; continue; }
         break;
     }
     Py_UCS4 c = S(p);
@@ -260,7 +332,8 @@ static inline __attribute__((always_inline)) void next_token_k(lexer *lx, const 
     else if (c == '/') { p++; lx->type = T_SLASH; }
     else if (c == ':') {
         p++;
-        while (p < n && name_char(S(p))) p++;
+        if (kind == PyUnicode_1BYTE_KIND) NAME_RUN1((const Py_UCS1 *)data, p, n, lx->sentinel);
+        else while (p < n && NAME_CHAR(S(p))) p++;
         lx->type = T_ROLE;
     } else if (c == '~') {
         /* '~' ([a-z] '.'?)? [0-9]+ (',' [0-9]+)*, each index at most 9 digits */
@@ -277,10 +350,11 @@ static inline __attribute__((always_inline)) void next_token_k(lexer *lx, const 
             break;
         }
         /* the general tokenizer would go on with a symbol glued to the marker: leave it */
-        if (p < n && (name_char(S(p)) || S(p) == '~')) { lx->type = T_BAD; return; }
+        if (p < n && (NAME_CHAR(S(p)) || S(p) == '~')) { lx->type = T_BAD; return; }
         lx->type = T_ALIGN;
-    } else if (name_char(c)) {
-        while (p < n && name_char(S(p))) p++;
+    } else if (NAME_CHAR(c)) {
+        if (kind == PyUnicode_1BYTE_KIND) NAME_RUN1((const Py_UCS1 *)data, p, n, lx->sentinel);
+        else while (p < n && NAME_CHAR(S(p))) p++;
         lx->type = T_SYMBOL;
     } else {
         lx->type = T_BAD;
@@ -350,6 +424,19 @@ static int comment_id(const text_t *t, Py_ssize_t a, Py_ssize_t b, graph_t *g) {
     Py_ssize_t end = b;
     for (;;) {
         Py_ssize_t p = -1;
+#ifdef __GLIBC__
+        if (kind == PyUnicode_1BYTE_KIND) {
+            /* the last ':' that follows a ':' (memrchr: the comment's bytes once) */
+            const unsigned char *d = data;
+            Py_ssize_t hi = end;   /* the second ':' in [a + 1, hi) */
+            while (hi > a + 1) {
+                const unsigned char *c = memrchr(d + a + 1, ':', (size_t)(hi - a - 1));
+                if (!c) break;
+                if (c[-1] == ':') { p = (c - d) - 1; break; }
+                hi = (c - d) - 1;
+            }
+        } else
+#endif
         for (Py_ssize_t k = end - 2; k >= a; k--)
             if (S(k) == ':' && S(k + 1) == ':') { p = k; break; }
         if (p < 0) return 0;
@@ -380,35 +467,71 @@ static int comment_id(const text_t *t, Py_ssize_t a, Py_ssize_t b, graph_t *g) {
     }
 
 /* 1: read; 0: not for the fast path; -1: Python error set.  `g` holds the graph read
- * before (its buffers are reused) or zeros. */
-static int read_text(const text_t *t, graph_t *g, int want_id) {
+ * before (its buffers are reused) or zeros.  (Inlined twice: with the lexer of one-byte
+ * text inlined, `kind` PyUnicode_1BYTE_KIND, and with the lexer called, `kind` 0.) */
+#define NEXT(lx)                                                                        \
+    do {                                                                                \
+        if (kind == PyUnicode_1BYTE_KIND) next_token_k(lx, PyUnicode_1BYTE_KIND);       \
+        else next_token(lx);                                                            \
+    } while (0)
+
+static inline __attribute__((always_inline)) int read_text_k(const text_t *t, graph_t *g, int want_id,
+                                                             const int kind) {
     g->n_nodes = g->n_br = 0;
     g->has_id = 0;
     Py_CLEAR(g->id);
-    lexer lx = {t->kind, t->data, t->n, 0, T_END, 0, 0};
+    lexer lx = {t->kind, t->data, t->n, 0, T_END, 0, 0, 0};
+    if (kind == PyUnicode_1BYTE_KIND && t->n > 0)
+        lx.sentinel = !(latin1_class[((const Py_UCS1 *)t->data)[t->n - 1]] & C_NAME);
     int32_t *stack = g->stack;
     size_t sn = 0;
     int r = 0;
-    next_token(&lx);
+    NEXT(&lx);
     while (lx.type == T_COMMENT) {
         if (want_id) {
             int c = comment_id(t, lx.a, lx.b, g);
             if (c == -2) { r = -1; goto out; }
             if (c < 0) goto out;
         }
-        next_token(&lx);
+        NEXT(&lx);
     }
     if (lx.type != T_LPAREN) goto out;
+    int after_role = 1;   /* a '(' opens the graph or the value of the role just read */
     for (;;) {
         if (lx.type == T_LPAREN) {
             /* '(' var '/' concept [alignment] */
-            next_token(&lx);
-            if (lx.type != T_SYMBOL) goto out;
-            Py_ssize_t va = lx.a, vb = lx.b;
-            next_token(&lx);
-            if (lx.type != T_SLASH) goto out;
-            next_token(&lx);
-            if (lx.type != T_SYMBOL && lx.type != T_STRING) goto out;
+            if (!after_role) goto out;
+            after_role = 0;
+            Py_ssize_t va = 0, vb = 0;
+            int quick = 0;
+            if (kind == PyUnicode_1BYTE_KIND) {
+                /* the common "(var / concept": the three tokens the lexer would give */
+                const Py_UCS1 *d = (const Py_UCS1 *)t->data;
+                Py_ssize_t n = t->n, p = lx.pos;
+                va = p;
+                if (p < n && d[p] != '#')
+                    NAME_RUN1(d, p, n, lx.sentinel);
+                vb = p;
+                if (vb > va && n - p > 3 && d[p] == ' ' && d[p + 1] == '/' && d[p + 2] == ' ' && d[p + 3] != '#'
+                    && (latin1_class[d[p + 3]] & C_NAME)) {
+                    p += 3;
+                    lx.a = p;
+                    NAME_RUN1(d, p, n, lx.sentinel);
+                    lx.b = lx.pos = p;
+                    lx.type = T_SYMBOL;
+                    quick = 1;
+                }
+            }
+            if (!quick) {
+                NEXT(&lx);
+                if (lx.type != T_SYMBOL) goto out;
+                va = lx.a;
+                vb = lx.b;
+                NEXT(&lx);
+                if (lx.type != T_SLASH) goto out;
+                NEXT(&lx);
+                if (lx.type != T_SYMBOL && lx.type != T_STRING) goto out;
+            }
             size_t ncap_was = g->ncap;
             GROW(g->var_a, g->ncap, (size_t)g->n_nodes, Py_ssize_t);
             /* the four node arrays share one capacity */
@@ -428,11 +551,11 @@ static int read_text(const text_t *t, graph_t *g, int want_id) {
             GROW(stack, g->scap, sn, int32_t);
             g->stack = stack;
             stack[sn++] = me;
-            next_token(&lx);
-            if (lx.type == T_ALIGN) next_token(&lx);
+            NEXT(&lx);
+            if (lx.type == T_ALIGN) NEXT(&lx);
         } else if (lx.type == T_RPAREN) {
             sn--;
-            next_token(&lx);
+            NEXT(&lx);
             if (sn == 0) break;
         } else if (lx.type == T_ROLE) {
             if (lx.b - lx.a < 2) goto out;
@@ -442,22 +565,45 @@ static int read_text(const text_t *t, graph_t *g, int want_id) {
             br->ra = lx.a + 1; br->rb = lx.b;
             br->child = -1;
             br->quoted = 0;
-            next_token(&lx);
-            if (lx.type == T_ALIGN) next_token(&lx);
+            int quick = 0;
+            if (kind == PyUnicode_1BYTE_KIND) {
+                /* the common " (" or " symbol" after a role: the token the lexer would give */
+                const Py_UCS1 *d = (const Py_UCS1 *)t->data;
+                Py_ssize_t n = t->n, p = lx.pos;
+                if (n - p > 1 && d[p] == ' ') {
+                    Py_UCS1 c = d[p + 1];
+                    if (c == '(') {
+                        lx.a = p + 1;
+                        lx.b = lx.pos = p + 2;
+                        lx.type = T_LPAREN;
+                        quick = 1;
+                    } else if (c != '#' && (latin1_class[c] & C_NAME)) {
+                        lx.a = ++p;
+                        NAME_RUN1(d, p, n, lx.sentinel);
+                        lx.b = lx.pos = p;
+                        lx.type = T_SYMBOL;
+                        quick = 1;
+                    }
+                }
+            }
+            if (!quick) NEXT(&lx);
+            if (lx.type == T_ALIGN) NEXT(&lx);
             if (lx.type == T_SYMBOL || lx.type == T_STRING) {
                 br->va = lx.a; br->vb = lx.b;
                 br->quoted = lx.type == T_STRING;
-                next_token(&lx);
-                if (lx.type == T_ALIGN) next_token(&lx);
+                NEXT(&lx);
+                if (lx.type == T_ALIGN) NEXT(&lx);
                 if (lx.type != T_ROLE && lx.type != T_RPAREN) goto out;
-            } else if (lx.type != T_LPAREN) {
+            } else if (lx.type == T_LPAREN) {
+                after_role = 1;
+            } else {
                 goto out;
             }
         } else {
             goto out;
         }
     }
-    while (lx.type == T_COMMENT) next_token(&lx);
+    while (lx.type == T_COMMENT) NEXT(&lx);
     if (lx.type != T_END) goto out;
     r = 1;
 out:
@@ -465,6 +611,13 @@ out:
 nomem:
     PyErr_NoMemory();
     return -1;
+}
+
+#undef NEXT
+
+static int read_text(const text_t *t, graph_t *g, int want_id) {
+    if (t->kind == PyUnicode_1BYTE_KIND) return read_text_k(t, g, want_id, PyUnicode_1BYTE_KIND);
+    return read_text_k(t, g, want_id, 0);
 }
 
 /* read_text of a str block into a zeroed `g` */
@@ -478,6 +631,18 @@ static int read_graph(PyObject *block, graph_t *g, int want_id) {
 /* ------------------------------------------------------------------ coding */
 
 typedef struct { int64_t *v; size_t n, cap; } vec_t;
+
+/* room for `extra` more values; 0 ok, -1 memory */
+static int vreserve(vec_t *v, size_t extra) {
+    if (v->n + extra > v->cap) {
+        size_t nc = (v->n + extra) * 2 + 64;
+        int64_t *p = realloc(v->v, nc * sizeof(int64_t));
+        if (!p) return -1;
+        v->v = p;
+        v->cap = nc;
+    }
+    return 0;
+}
 
 static int vpush(vec_t *v, int64_t x) {
     if (v->n == v->cap) {
@@ -514,9 +679,6 @@ static int cmp_edge4(const void *a, const void *b) {
 #define FEAT(kind, s1, s2) (((int64_t)(kind) << 60) | ((int64_t)(s1) << 30) | (int64_t)(s2))
 #define MAX_ID ((1 << 30) - 1)
 
-/* the id of the text [a, b) of the block (ASCII), copied into tmp (grown as needed):
- * lower-cased and unquoted (backslash escapes) when asked; interned, or only looked up
- * (-3: absent). -1: memory. */
 /* text_id of a text with characters beyond ASCII: unquoted, lower-cased by str.lower()
  * (full Unicode case mapping, as the general path), interned as UTF-8.  -2: Python error */
 static int text_id_unicode(strtab *t, int kind, const void *data, Py_ssize_t a, Py_ssize_t b, int unquote,
@@ -545,9 +707,11 @@ static int text_id_unicode(strtab *t, int kind, const void *data, Py_ssize_t a, 
     return id;
 }
 
-static int text_id(strtab *t, int kind, const void *data, Py_ssize_t a, Py_ssize_t b, int unquote,
-                   int lower, int lookup_only, char **tmp, size_t *tcap) {
-    size_t need = (size_t)(b - a) + 1;
+/* text_id of any text (the general loop: escapes, wide characters, text ending before a
+ * whole word) */
+static int text_id_any(strtab *t, int kind, const void *data, Py_ssize_t a, Py_ssize_t b,
+                       int unquote, int lower, int lookup_only, char **tmp, size_t *tcap) {
+    size_t need = (size_t)(b - a) + 16;
     if (need > *tcap) {
         char *p = realloc(*tmp, need * 2);
         if (!p) return -1;
@@ -556,28 +720,55 @@ static int text_id(strtab *t, int kind, const void *data, Py_ssize_t a, Py_ssize
     }
     char *o = *tmp;
     size_t n = 0;
-    uint64_t h = FNV_BASIS;
     if (unquote) { a++; b--; }
     if (kind == PyUnicode_1BYTE_KIND && !unquote) {
         const Py_UCS1 *d = (const Py_UCS1 *)data;
         for (Py_ssize_t k = a; k < b; k++) {
             Py_UCS1 c = d[k];
             if (c >= 128) return text_id_unicode(t, kind, data, a, b, unquote, lower, lookup_only);
-            char x = (char)(lower && c >= 'A' && c <= 'Z' ? c + 32 : c);
-            o[n++] = x;
-            h = FNV_STEP(h, x);
+            o[n++] = (char)(lower && c >= 'A' && c <= 'Z' ? c + 32 : c);
         }
     } else {
         for (Py_ssize_t k = a; k < b; k++) {
             Py_UCS4 c = S(k);
             if (unquote && c == '\\') c = S(++k);
             if (c >= 128) return text_id_unicode(t, kind, data, a, b, unquote, lower, lookup_only);
-            char x = (char)(lower && c >= 'A' && c <= 'Z' ? c + 32 : c);
-            o[n++] = x;
-            h = FNV_STEP(h, x);
+            o[n++] = (char)(lower && c >= 'A' && c <= 'Z' ? c + 32 : c);
         }
     }
+    uint64_t h = hash_bytes(o, n);
     return lookup_only ? st_find_h(t, o, n, h) : st_id_h(t, o, n, h);
+}
+
+/* the id of the text [a, b) of a text of `lim` characters: lower-cased (lower) and
+ * unquoted (unquote: a quoted string, backslash escapes), interned, or only looked up
+ * (lookup_only; -3: absent); -1 memory, -2 Python error.  Inlined where it is called: the
+ * common case (one-byte text, not quoted, ASCII) reads, lower-cases, copies and hashes 8
+ * bytes at a time; anything else goes to text_id_any. */
+static inline __attribute__((always_inline)) int text_id(strtab *t, int kind, const void *data, Py_ssize_t lim,
+                                                         Py_ssize_t a, Py_ssize_t b, int unquote, int lower,
+                                                         int lookup_only, char **tmp, size_t *tcap) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    size_t len = (size_t)(b - a), words = (len + 7) & ~(size_t)7;
+    if (kind == PyUnicode_1BYTE_KIND && !unquote && (size_t)(lim - a) >= words && words + 8 <= *tcap) {
+        /* the text holds whole words from a: the bytes past b masked to zero */
+        const Py_UCS1 *d = (const Py_UCS1 *)data + a;
+        const uint64_t H = 0x8080808080808080ULL;
+        char *o = *tmp;
+        uint64_t h = HASH_SEED;
+        for (size_t k = 0; k < len; k += 8) {
+            uint64_t x;
+            memcpy(&x, d + k, 8);
+            if (len - k < 8) x &= ~0ULL >> (8 * (8 - (len - k)));
+            if (x & H) return text_id_any(t, kind, data, a, b, unquote, lower, lookup_only, tmp, tcap);
+            if (lower) x |= ((x + 0x3F3F3F3F3F3F3F3FULL) & ~(x + 0x2525252525252525ULL) & H) >> 2;   /* A-Z */
+            memcpy(o + k, &x, 8);
+            h = hash_word(h, x);
+        }
+        return st_id_w(t, o, len, hash_end(h, len), lookup_only);
+    }
+#endif
+    return text_id_any(t, kind, data, a, b, unquote, lower, lookup_only, tmp, tcap);
 }
 
 /* the triples of one graph, coded: features per node (ptr, ids) and edges; returns the
@@ -586,6 +777,7 @@ static Py_ssize_t code_graph(PyObject *block, graph_t *g, strtab *words, PyObjec
                              vec_t *ptr, vec_t *feats, vec_t *edges, char **tmp, size_t *tcap) {
     const int kind = PyUnicode_KIND(block);
     const void *data = PyUnicode_DATA(block);
+    const Py_ssize_t lim = PyUnicode_GET_LENGTH(block);
     int n = g->n_nodes;
     Py_ssize_t triples = 0;
     strtab vars;
@@ -597,13 +789,13 @@ static Py_ssize_t code_graph(PyObject *block, graph_t *g, strtab *words, PyObjec
     /* variables: defined once each */
     for (int i = 0; i < n; i++) {
         int before = vars.n;
-        int id = text_id(&vars, kind, data, g->var_a[i], g->var_b[i], 0, 0, 0, tmp, tcap);
+        int id = text_id(&vars, kind, data, lim, g->var_a[i], g->var_b[i], 0, 0, 0, tmp, tcap);
         if (id < 0) goto done;
         if (vars.n == before) { rv = -2; goto done; }   /* defined twice: an error */
     }
     /* instance triples and the top triple */
     for (int i = 0; i < n; i++) {
-        int c = text_id(words, kind, data, g->con_a[i], g->con_b[i], 0, 1, 0, tmp, tcap);
+        int c = text_id(words, kind, data, lim, g->con_a[i], g->con_b[i], 0, 1, 0, tmp, tcap);
         if (c < 0) goto done;
         if (vpush(&nf, i) < 0 || vpush(&nf, FEAT(1, c, 0)) < 0) goto done;
         triples++;
@@ -614,17 +806,17 @@ static Py_ssize_t code_graph(PyObject *block, graph_t *g, strtab *words, PyObjec
     }
     for (int k = 0; k < g->n_br; k++) {
         branch_t *br = &g->br[k];
-        int role = text_id(words, kind, data, br->ra, br->rb, 0, 1, 0, tmp, tcap);
+        int role = text_id(words, kind, data, lim, br->ra, br->rb, 0, 1, 0, tmp, tcap);
         if (role < 0) goto done;
         int target = br->child;
         if (target < 0 && !br->quoted) {
             /* a constant that names a variable of the graph is a relation */
-            int id = text_id(&vars, kind, data, br->va, br->vb, 0, 0, 1, tmp, tcap);
+            int id = text_id(&vars, kind, data, lim, br->va, br->vb, 0, 0, 1, tmp, tcap);
             if (id == -1 || id == -2) goto done;
             if (id >= 0) target = id;
         }
         if (target < 0) {
-            int v = text_id(words, kind, data, br->va, br->vb, br->quoted, 1, 0, tmp, tcap);
+            int v = text_id(words, kind, data, lim, br->va, br->vb, br->quoted, 1, 0, tmp, tcap);
             if (v < 0) goto done;
             if (vpush(&nf, br->node) < 0 || vpush(&nf, FEAT(2, role, v)) < 0) goto done;
             continue;
@@ -855,6 +1047,7 @@ static PyObject *t_block_triples(PyObject *self, PyObject *args) {
     if (r <= 0) { graph_free(&g); if (r < 0) return NULL; Py_RETURN_NONE; }
     const int kind = PyUnicode_KIND(block);
     const void *data = PyUnicode_DATA(block);
+    const Py_ssize_t lim = PyUnicode_GET_LENGTH(block);
     int n = g.n_nodes;
     PyObject *result = NULL, *vars_l = NULL, *inst = NULL, *attrs = NULL, *rels = NULL, *tops = NULL;
     strtab words, vars;
@@ -874,7 +1067,7 @@ static PyObject *t_block_triples(PyObject *self, PyObject *args) {
     if (!(vars_l = PyList_New(n))) goto out;
     for (int i = 0; i < n; i++) {
         int before = vars.n;
-        int id = text_id(&vars, kind, data, g.var_a[i], g.var_b[i], 0, 0, 0, &tmp, &tcap);
+        int id = text_id(&vars, kind, data, lim, g.var_a[i], g.var_b[i], 0, 0, 0, &tmp, &tcap);
         if (id == -1) { PyErr_NoMemory(); goto out; }
         if (id < 0) goto out;
         if (vars.n == before) { result = Py_None; Py_INCREF(result); goto out; }   /* defined twice */
@@ -884,7 +1077,7 @@ static PyObject *t_block_triples(PyObject *self, PyObject *args) {
     }
     if (!(inst = PyList_New(n))) goto out;
     for (int i = 0; i < n; i++) {
-        int c = text_id(&words, kind, data, g.con_a[i], g.con_b[i], 0, 1, 0, &tmp, &tcap);
+        int c = text_id(&words, kind, data, lim, g.con_a[i], g.con_b[i], 0, 1, 0, &tmp, &tcap);
         if (c == -1) { PyErr_NoMemory(); goto out; }
         if (c < 0) goto out;
         PyObject *co = word_obj(&words, &cache, c);
@@ -895,18 +1088,18 @@ static PyObject *t_block_triples(PyObject *self, PyObject *args) {
     }
     for (int k = 0; k < g.n_br; k++) {
         branch_t *br = &g.br[k];
-        int role = text_id(&words, kind, data, br->ra, br->rb, 0, 1, 0, &tmp, &tcap);
+        int role = text_id(&words, kind, data, lim, br->ra, br->rb, 0, 1, 0, &tmp, &tcap);
         if (role == -1) { PyErr_NoMemory(); goto out; }
         if (role < 0) goto out;
         int target = br->child;
         if (target < 0 && !br->quoted) {
-            int id = text_id(&vars, kind, data, br->va, br->vb, 0, 0, 1, &tmp, &tcap);
+            int id = text_id(&vars, kind, data, lim, br->va, br->vb, 0, 0, 1, &tmp, &tcap);
             if (id == -1) { PyErr_NoMemory(); goto out; }
             if (id == -2) goto out;
             if (id >= 0) target = id;
         }
         if (target < 0) {
-            int v = text_id(&words, kind, data, br->va, br->vb, br->quoted, 1, 0, &tmp, &tcap);
+            int v = text_id(&words, kind, data, lim, br->va, br->vb, br->quoted, 1, 0, &tmp, &tcap);
             if (v == -1) { PyErr_NoMemory(); goto out; }
             if (v < 0) goto out;
             int64_t *a = att + 4 * na++;
@@ -1010,7 +1203,10 @@ out:
 
 /* the scratch space of graph_codes, kept from graph to graph of one pair_codes call */
 typedef struct {
-    strtab vars;                 /* the variables of the graph (emptied per graph) */
+    strtab vars;                 /* every variable name of the call (verbatim) */
+    int32_t *vnode;              /* per name: its node in the graph of stamp vstamp */
+    uint32_t *vstamp, gen;       /* gen: the number of the graph being coded */
+    size_t vcap;                 /* names vnode and vstamp hold */
     int64_t *att, *rel, *sorted;
     uint8_t *dup;
     size_t cap;                  /* records of 4 int64 that att, rel and sorted hold */
@@ -1020,13 +1216,14 @@ typedef struct {
 
 static void scratch_free(scratch_t *w) {
     st_free(&w->vars);
+    free(w->vnode); free(w->vstamp);
     free(w->att); free(w->rel); free(w->sorted); free(w->dup); free(w->rmap);
 }
 
 /* the number of ":" + role (role: a number of `words`) as an attribute's role (rel 0),
  * or as a relation's (rel 1): de-inverted unless in `keep` (*inv set then), remembered
  * per role; -1 memory, -2 Python error */
-static int colon_role(strtab *words, PyObject *keep, scratch_t *w, int role, int rel, int *inv) {
+static int colon_role_slow(strtab *words, PyObject *keep, scratch_t *w, int role, int rel, int *inv) {
     if ((size_t)role >= w->rcap) {
         size_t nc = ((size_t)role + 1) * 2 + 64;
         int32_t *m = realloc(w->rmap, sizeof(int32_t) * 2 * nc);
@@ -1064,19 +1261,31 @@ static int colon_role(strtab *words, PyObject *keep, scratch_t *w, int role, int
     return got >> 1;
 }
 
+/* colon_role, its common case (a role seen before) inlined */
+static inline int colon_role(strtab *words, PyObject *keep, scratch_t *w, int role, int rel, int *inv) {
+    int32_t got;
+    if ((size_t)role < w->rcap && (got = w->rmap[2 * (size_t)role + rel]) >= 0) {
+        *inv = got & 1;
+        return got >> 1;
+    }
+    return colon_role_slow(words, keep, w, role, rel, inv);
+}
+
 static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *keep, vec_t *out,
                        char **tmp, size_t *tcap, scratch_t *w) {
     /* 1 written; 0 refused (nothing written); -1 Python error */
     const int kind = t->kind;
     const void *data = t->data;
+    const Py_ssize_t lim = t->n;
     int n = g->n_nodes;
     strtab *vs = &w->vars;
     size_t na = 0, nr = 0, start = out->n;
     int rv = -1;
-    /* empty the variable table (its slots only: the strings are overwritten) */
-    memset(vs->slots, 0, sizeof(int32_t) * (size_t)vs->nslots);
-    vs->n = 0;
-    vs->len = 0;
+    /* a new graph: no name is a variable of it yet */
+    if (++w->gen == 0) {
+        memset(w->vstamp, 0, sizeof(uint32_t) * w->vcap);
+        w->gen = 1;
+    }
     if ((size_t)g->n_br + 1 > w->cap) {
         size_t c = ((size_t)g->n_br + 1) * 2;
         free(w->att); free(w->rel); free(w->sorted); free(w->dup);
@@ -1091,32 +1300,47 @@ static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *kee
     uint8_t *dup = w->dup;
     memset(dup, 0, (size_t)g->n_br + 1);
     for (int i = 0; i < n; i++) {
-        int before = vs->n;
-        int id = text_id(vs, kind, data, g->var_a[i], g->var_b[i], 0, 0, 0, tmp, tcap);
+        int id = text_id(vs, kind, data, lim, g->var_a[i], g->var_b[i], 0, 0, 0, tmp, tcap);
         if (id == -1) { PyErr_NoMemory(); goto done; }
         if (id < 0) goto done;
-        if (vs->n == before) { rv = 0; goto done; }   /* defined twice */
+        if ((size_t)id >= w->vcap) {
+            size_t nc = ((size_t)id + 1) * 2 + 64;
+            int32_t *vn = realloc(w->vnode, sizeof(int32_t) * nc);
+            if (!vn) { PyErr_NoMemory(); goto done; }
+            w->vnode = vn;
+            uint32_t *vt = realloc(w->vstamp, sizeof(uint32_t) * nc);
+            if (!vt) { PyErr_NoMemory(); goto done; }
+            memset(vt + w->vcap, 0, sizeof(uint32_t) * (nc - w->vcap));
+            w->vstamp = vt;
+            w->vcap = nc;
+        }
+        if (w->vstamp[id] == w->gen) { rv = 0; goto done; }   /* defined twice */
+        w->vstamp[id] = w->gen;
+        w->vnode[id] = i;
     }
-    /* header, filled below */
-    for (int q = 0; q < 5; q++)
-        if (vpush(out, 0) < 0) { PyErr_NoMemory(); goto done; }
+    /* room for all the values of the graph (at most: header, instances, a triple per
+     * branch, the top), then the header, filled below */
+    if (vreserve(out, 6 + 2 * (size_t)n + 3 * (size_t)g->n_br) < 0) { PyErr_NoMemory(); goto done; }
+    int64_t *ov = out->v;
+    for (int q = 0; q < 5; q++) ov[out->n++] = 0;
     for (int i = 0; i < n; i++) {
-        int c = text_id(words, kind, data, g->con_a[i], g->con_b[i], 0, 1, 0, tmp, tcap);
+        int c = text_id(words, kind, data, lim, g->con_a[i], g->con_b[i], 0, 1, 0, tmp, tcap);
         if (c == -1) { PyErr_NoMemory(); goto done; }
         if (c < 0) goto done;
-        if (vpush(out, i) < 0 || vpush(out, c) < 0) { PyErr_NoMemory(); goto done; }
+        ov[out->n++] = i;
+        ov[out->n++] = c;
     }
     for (int k = 0; k < g->n_br; k++) {
         branch_t *br = &g->br[k];
-        int role = text_id(words, kind, data, br->ra, br->rb, 0, 1, 0, tmp, tcap);
+        int role = text_id(words, kind, data, lim, br->ra, br->rb, 0, 1, 0, tmp, tcap);
         if (role == -1) { PyErr_NoMemory(); goto done; }
         if (role < 0) goto done;
         int target = br->child;
         if (target < 0 && !br->quoted) {
-            int id = text_id(vs, kind, data, br->va, br->vb, 0, 0, 1, tmp, tcap);
+            int id = text_id(vs, kind, data, lim, br->va, br->vb, 0, 0, 1, tmp, tcap);
             if (id == -1) { PyErr_NoMemory(); goto done; }
             if (id == -2) goto done;
-            if (id >= 0) target = id;
+            if (id >= 0 && (size_t)id < w->vcap && w->vstamp[id] == w->gen) target = w->vnode[id];
         }
         int src = br->node, tgt = target, inv = 0;
         int crole = colon_role(words, keep, w, role, target >= 0, &inv);
@@ -1124,7 +1348,7 @@ static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *kee
         if (crole < 0) goto done;
         if (inv) { src = target; tgt = br->node; }
         if (target < 0) {
-            int v = text_id(words, kind, data, br->va, br->vb, br->quoted, 1, 0, tmp, tcap);
+            int v = text_id(words, kind, data, lim, br->va, br->vb, br->quoted, 1, 0, tmp, tcap);
             if (v == -1) { PyErr_NoMemory(); goto done; }
             if (v < 0) goto done;
             int64_t *a = att + 4 * na++;
@@ -1137,9 +1361,7 @@ static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *kee
     /* attributes: duplicates dropped, then node by node in written order */
     size_t m = unique_attributes(att, na);
     for (size_t k = 0; k < m; k++)
-        if (vpush(out, att[4 * k]) < 0 || vpush(out, att[4 * k + 1]) < 0 || vpush(out, att[4 * k + 2]) < 0) {
-            PyErr_NoMemory(); goto done;
-        }
+        for (int q = 0; q < 3; q++) ov[out->n++] = att[4 * k + q];
     /* relations: distinct (source, role, target), each where it is first written */
     memcpy(sorted, rel, sizeof(int64_t) * 4 * nr);
     for (size_t k = 0; k < nr; k++) sorted[4 * k + 3] = (int64_t)k;
@@ -1149,12 +1371,10 @@ static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *kee
     size_t nrel = 0;
     for (size_t k = 0; k < nr; k++) {
         if (dup[k]) continue;
-        if (vpush(out, rel[4 * k]) < 0 || vpush(out, rel[4 * k + 1]) < 0 || vpush(out, rel[4 * k + 2]) < 0) {
-            PyErr_NoMemory(); goto done;
-        }
+        for (int q = 0; q < 3; q++) ov[out->n++] = rel[4 * k + q];
         nrel++;
     }
-    if (n > 0 && vpush(out, 0) < 0) { PyErr_NoMemory(); goto done; }
+    if (n > 0) ov[out->n++] = 0;
     out->v[start] = n;
     out->v[start + 1] = n;
     out->v[start + 2] = (int64_t)m;
@@ -1278,7 +1498,15 @@ out:
 
 /* the text of unit u (start, end) of buf (file offset base): 1 set (*str a new
  * reference when decoded), 0 not UTF-8 (error cleared: the pair is refused), -1 error */
-static int unit_text(const Py_buffer *buf, int64_t base, const int64_t *u, text_t *t, PyObject **str) {
+/* whether n bytes are all ASCII (a loop the compiler vectorises) */
+static int all_ascii(const unsigned char *p, Py_ssize_t n) {
+    unsigned char any = 0;
+    for (Py_ssize_t k = 0; k < n; k++) any |= p[k];
+    return !(any & 0x80);
+}
+
+/* (ascii: the whole buffer is known to be ASCII) */
+static int unit_text(const Py_buffer *buf, int64_t base, const int64_t *u, text_t *t, PyObject **str, int ascii) {
     *str = NULL;
     int64_t a = u[0] - base, b = u[1] - base;
     if (a < 0 || b < a || b > buf->len) {
@@ -1286,15 +1514,8 @@ static int unit_text(const Py_buffer *buf, int64_t base, const int64_t *u, text_
         return -1;
     }
     const unsigned char *p = (const unsigned char *)buf->buf + a;
-    Py_ssize_t n = (Py_ssize_t)(b - a), k = 0;
-    uint64_t any = 0;
-    for (; k + 8 <= n; k += 8) {
-        uint64_t x;
-        memcpy(&x, p + k, 8);
-        any |= x;
-    }
-    for (; k < n; k++) any |= p[k];
-    if (!(any & 0x8080808080808080ULL)) {
+    Py_ssize_t n = (Py_ssize_t)(b - a);
+    if (ascii || all_ascii(p, n)) {
         t->kind = PyUnicode_1BYTE_KIND;
         t->data = p;
         t->n = n;
@@ -1327,6 +1548,8 @@ static PyObject *t_pair_codes_units(PyObject *self, PyObject *args) {
     }
     ready = 1;
     if (coder_init(&c, keep, np) < 0) goto out;
+    int ascii[2];
+    for (int side = 0; side < 2; side++) ascii[side] = all_ascii(bufs[side].buf, bufs[side].len);
     for (Py_ssize_t k = 0; k < np; k++) {
         text_t t[2], *tx[2];
         PyObject *str[2] = {NULL, NULL};
@@ -1334,7 +1557,7 @@ static PyObject *t_pair_codes_units(PyObject *self, PyObject *args) {
         for (int side = 0; side < 2; side++) {
             int64_t u[3];
             memcpy(u, (const char *)units[side].buf + 24 * k, sizeof u);
-            int r = unit_text(&bufs[side], base[side], u, &t[side], &str[side]);
+            int r = unit_text(&bufs[side], base[side], u, &t[side], &str[side], ascii[side]);
             if (r < 0) bad = 1;
             tx[side] = r > 0 ? &t[side] : NULL;
         }

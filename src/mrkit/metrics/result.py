@@ -6,10 +6,9 @@ former ``MetricResult`` that the meta-evaluation and user code read."""
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 
 from ..aggregate._lazy import np  # numpy on first use: a small corpus of counts needs none
-from ..aggregate.corpus import Collector, CorpusResult, RowTable
+from ..aggregate.corpus import _NEW, Collector, CorpusResult, RowTable
 
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
@@ -18,16 +17,21 @@ if TYPE_CHECKING:
     from ..aggregate.resampling import Reducer
 
 
-@dataclass
 class MetricScores(CorpusResult):
     """Scores of one metric on a corpus of (gold, system) pairs.
 
     ``f1`` (= ``corpus``) is the metric's corpus score: micro F1 for Smatch, SEMA and
     S2match, corpus BLEU for SemBLEU, the mean of pairs for the others; ``detail`` holds
-    the metric's settings and counts (``details``)."""
+    the metric's settings and counts (``details``).  Its fields are
+    :class:`~mrkit.aggregate.corpus.CorpusResult`'s and ``columns``, the names of the
+    summable statistics of a pair (the columns of ``table``)."""
 
-    columns: tuple[str, ...] = ()
-    """Names of the summable statistics of a pair (the columns of ``table``)."""
+    _fields = CorpusResult._fields + ("columns",)
+
+    def __init__(self, metric, table, reduce, ids, certified=None, average="micro", records=None,
+                 detail=_NEW, columns: tuple[str, ...] = ()) -> None:
+        super().__init__(metric, table, reduce, ids, certified, average, records, detail)
+        self.columns = columns
 
     @property
     def name(self) -> str:

@@ -311,7 +311,10 @@ def _unit_batches(gold: str, system: str, keep: frozenset[str]):
     from ..codecs.penman_units import UNIT, unit_pieces
     from ..features.triples import pair_codes_units
 
-    streams = [unit_pieces(gold, str(gold), False, WINDOW), unit_pieces(system, str(system), False, WINDOW)]
+    # the first read is a whole window too: no piece is the small first read joined to
+    # the next one (a copy of the file)
+    streams = [unit_pieces(gold, str(gold), False, WINDOW, first=WINDOW),
+               unit_pieces(system, str(system), False, WINDOW, first=WINDOW)]
     cur: list = [None, None]  # per file: [piece, offset, units (a memoryview), bytes of units used]
     k = 0
     while True:

@@ -27,74 +27,121 @@ static int cmp_rec4(const void *a, const void *b) {
     return 0;
 }
 
-static int cmp_rec3(const void *a, const void *b) {
-    const int64_t *x = a, *y = b;
+static inline int cmp_rec3(const int64_t *x, const int64_t *y) {
     for (int k = 0; k < 3; k++)
         if (x[k] != y[k]) return (x[k] > y[k]) - (x[k] < y[k]);
     return 0;
 }
 
-static int cmp_rec2(const void *a, const void *b) {
-    const int64_t *x = a, *y = b;
-    for (int k = 0; k < 2; k++)
-        if (x[k] != y[k]) return (x[k] > y[k]) - (x[k] < y[k]);
-    return 0;
+static int cmp_rec3_q(const void *a, const void *b) { return cmp_rec3(a, b); }
+
+/* records of `w` int64 sorted by their first `c` fields: insertion sort for the few
+ * records of a graph, qsort beyond.  Only used where records equal in those fields are
+ * equal as a whole or never occur (a distinct rank among them), so any sort gives the
+ * same array. */
+static void sort_recs(int64_t *r, size_t n, int w, int c) {
+    if (n > 32) {
+        qsort(r, n, (size_t)w * sizeof(int64_t), c == 4 ? cmp_rec4 : cmp_rec3_q);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        int64_t x[6];
+        memcpy(x, r + (size_t)w * i, (size_t)w * sizeof(int64_t));
+        size_t j = i;
+        while (j > 0) {
+            const int64_t *y = r + (size_t)w * (j - 1);
+            int k = 0;
+            while (k < c && y[k] == x[k]) k++;
+            if (k == c || y[k] < x[k]) break;
+            memcpy(r + (size_t)w * j, y, (size_t)w * sizeof(int64_t));
+            j--;
+        }
+        memcpy(r + (size_t)w * j, x, (size_t)w * sizeof(int64_t));
+    }
 }
 
+/* the work arrays of sema_pair, kept from pair to pair of one sema_codes call */
 typedef struct {
     int64_t *ca, *cb;           /* concept per node, -1: none */
     uint8_t *pa, *pb;           /* paired */
+    int64_t *ga, *sr;           /* relation numbers of a and b, stably sorted by source */
+    int64_t *gr, *next;         /* gold relation records; next free record per key */
+    int64_t *ka, *kb;           /* attribute keys */
+    int64_t *cnt;               /* counting sort: per source node */
+    size_t nodes, rels, atts;   /* capacities: nodes (per graph), relations, attributes */
 } state;
 
-static int64_t pair_nodes(state *s, int64_t g, int64_t y) {
+static void state_free(state *s) {
+    free(s->ca); free(s->cb); free(s->pa); free(s->pb); free(s->ga); free(s->sr); free(s->gr);
+    free(s->next); free(s->ka); free(s->kb); free(s->cnt);
+}
+
+/* room for graphs of at most n nodes, r relations and a attributes; 0 ok, -1 memory */
+static int state_room(state *s, size_t n, size_t r, size_t a) {
+#define ROOM(ptr, cap, need, per)                                          \
+    if ((need) > (cap)) {                                                  \
+        void *q_ = realloc((ptr), (per) * (need));                         \
+        if (!q_) return -1;                                                \
+        (ptr) = q_;                                                        \
+    }
+    size_t nn = n + 1 > s->nodes ? (n + 1) * 2 : s->nodes;
+    size_t rr = r + 1 > s->rels ? (r + 1) * 2 : s->rels;
+    size_t aa = a + 1 > s->atts ? (a + 1) * 2 : s->atts;
+    ROOM(s->ca, s->nodes, nn, sizeof(int64_t)) ROOM(s->cb, s->nodes, nn, sizeof(int64_t))
+    ROOM(s->pa, s->nodes, nn, 1) ROOM(s->pb, s->nodes, nn, 1) ROOM(s->cnt, s->nodes, nn, sizeof(int64_t))
+    s->nodes = nn;
+    ROOM(s->ga, s->rels, rr, sizeof(int64_t)) ROOM(s->sr, s->rels, rr, sizeof(int64_t))
+    ROOM(s->gr, s->rels, rr, 6 * sizeof(int64_t)) ROOM(s->next, s->rels, rr, sizeof(int64_t))
+    s->rels = rr;
+    ROOM(s->ka, s->atts, aa, 3 * sizeof(int64_t)) ROOM(s->kb, s->atts, aa, 3 * sizeof(int64_t))
+    s->atts = aa;
+#undef ROOM
+    return 0;
+}
+
+static inline int64_t pair_nodes(state *s, int64_t g, int64_t y) {
     if (s->pa[g] || s->pb[y] || s->ca[g] < 0 || s->ca[g] != s->cb[y]) return 0;
     s->pa[g] = 1;
     s->pb[y] = 1;
     return 1;
 }
 
-/* order[k]: the relations of g stably sorted by source (records (source, index)) */
-static int64_t *by_source(const cgraph *g) {
-    int64_t *r = malloc(sizeof(int64_t) * 2 * (size_t)(g->nr + 1));
-    if (!r) return NULL;
-    for (int64_t k = 0; k < g->nr; k++) { r[2 * k] = g->rel[3 * k]; r[2 * k + 1] = k; }
-    qsort(r, (size_t)g->nr, 2 * sizeof(int64_t), cmp_rec2);
-    return r;
+/* order[k]: the relations of g stably sorted by source (a counting sort over the nodes) */
+static void by_source(const cgraph *g, int64_t *cnt, int64_t *order) {
+    for (int64_t v = 0; v <= g->n; v++) cnt[v] = 0;
+    for (int64_t k = 0; k < g->nr; k++) cnt[g->rel[3 * k] + 1]++;
+    for (int64_t v = 0; v < g->n; v++) cnt[v + 1] += cnt[v];
+    for (int64_t k = 0; k < g->nr; k++) order[cnt[g->rel[3 * k]]++] = k;
 }
 
 /* 0 ok, -1 memory */
-static int sema_pair(const cgraph *a, const cgraph *b, int64_t out[3]) {
-    int rv = -1;
-    state s = {0};
-    int64_t *ga = NULL, *gr = NULL, *sr = NULL, *next = NULL, *ka = NULL, *kb = NULL;
-    s.ca = malloc(sizeof(int64_t) * (size_t)(a->n + 1));
-    s.cb = malloc(sizeof(int64_t) * (size_t)(b->n + 1));
-    s.pa = calloc((size_t)a->n + 1, 1);
-    s.pb = calloc((size_t)b->n + 1, 1);
-    if (!s.ca || !s.cb || !s.pa || !s.pb) goto done;
-    for (int64_t v = 0; v < a->n; v++) s.ca[v] = -1;
-    for (int64_t v = 0; v < b->n; v++) s.cb[v] = -1;
-    for (int64_t j = 0; j < a->ni; j++) s.ca[a->inst[2 * j]] = a->inst[2 * j + 1];
-    for (int64_t j = 0; j < b->ni; j++) s.cb[b->inst[2 * j]] = b->inst[2 * j + 1];
+static int sema_pair(const cgraph *a, const cgraph *b, state *s, int64_t out[3]) {
+    size_t n = (size_t)(a->n > b->n ? a->n : b->n), r = (size_t)(a->nr > b->nr ? a->nr : b->nr);
+    size_t at = (size_t)(a->na > b->na ? a->na : b->na);
+    if (state_room(s, n, r, at) < 0) return -1;
+    int64_t *gr = s->gr, *next = s->next, *ka = s->ka, *kb = s->kb;
+    for (int64_t v = 0; v < a->n; v++) s->ca[v] = -1;
+    for (int64_t v = 0; v < b->n; v++) s->cb[v] = -1;
+    memset(s->pa, 0, (size_t)a->n);
+    memset(s->pb, 0, (size_t)b->n);
+    for (int64_t j = 0; j < a->ni; j++) s->ca[a->inst[2 * j]] = a->inst[2 * j + 1];
+    for (int64_t j = 0; j < b->ni; j++) s->cb[b->inst[2 * j]] = b->inst[2 * j + 1];
     int64_t matched = 0;
-    if (a->nt && b->nt) matched += pair_nodes(&s, a->tops[0], b->tops[0]);
+    if (a->nt && b->nt) matched += pair_nodes(s, a->tops[0], b->tops[0]);
     /* gold relations as (role, concept of source, concept of target, rank) + (source,
      * target); rank = position in the stable order by source */
-    ga = by_source(a);
-    sr = by_source(b);
-    gr = malloc(sizeof(int64_t) * 6 * (size_t)(a->nr + 1));
-    next = malloc(sizeof(int64_t) * (size_t)(a->nr + 1));
-    if (!ga || !sr || !gr || !next) goto done;
-    for (int64_t r = 0; r < a->nr; r++) {
-        const int64_t *t = a->rel + 3 * ga[2 * r + 1];
-        int64_t *o = gr + 6 * r;
-        o[0] = t[1]; o[1] = s.ca[t[0]]; o[2] = s.ca[t[2]]; o[3] = r; o[4] = t[0]; o[5] = t[2];
+    by_source(a, s->cnt, s->ga);
+    by_source(b, s->cnt, s->sr);
+    for (int64_t q = 0; q < a->nr; q++) {
+        const int64_t *t = a->rel + 3 * s->ga[q];
+        int64_t *o = gr + 6 * q;
+        o[0] = t[1]; o[1] = s->ca[t[0]]; o[2] = s->ca[t[2]]; o[3] = q; o[4] = t[0]; o[5] = t[2];
     }
-    qsort(gr, (size_t)a->nr, 6 * sizeof(int64_t), cmp_rec4);
-    for (int64_t r = 0; r < a->nr; r++) next[r] = r;
+    sort_recs(gr, (size_t)a->nr, 6, 4);
+    for (int64_t q = 0; q < a->nr; q++) next[q] = q;
     for (int64_t q = 0; q < b->nr; q++) {
-        const int64_t *t = b->rel + 3 * sr[2 * q + 1];
-        int64_t key[3] = {t[1], s.cb[t[0]], s.cb[t[2]]};
+        const int64_t *t = b->rel + 3 * s->sr[q];
+        int64_t key[3] = {t[1], s->cb[t[0]], s->cb[t[2]]};
         /* lower bound of key among the gold records */
         int64_t lo = 0, hi = a->nr;
         while (lo < hi) {
@@ -106,21 +153,18 @@ static int sema_pair(const cgraph *a, const cgraph *b, int64_t out[3]) {
         int64_t cur = next[lo];
         if (cur < a->nr && cmp_rec3(gr + 6 * cur, key) == 0) {
             next[lo] = cur + 1;
-            matched += 1 + pair_nodes(&s, gr[6 * cur + 4], t[0]) + pair_nodes(&s, gr[6 * cur + 5], t[2]);
+            matched += 1 + pair_nodes(s, gr[6 * cur + 4], t[0]) + pair_nodes(s, gr[6 * cur + 5], t[2]);
         }
     }
     /* attributes: a multiset of (role, value, concept) */
-    ka = malloc(sizeof(int64_t) * 3 * (size_t)(a->na + 1));
-    kb = malloc(sizeof(int64_t) * 3 * (size_t)(b->na + 1));
-    if (!ka || !kb) goto done;
     for (int64_t j = 0; j < a->na; j++) {
-        ka[3 * j] = a->attr[3 * j + 1]; ka[3 * j + 1] = a->attr[3 * j + 2]; ka[3 * j + 2] = s.ca[a->attr[3 * j]];
+        ka[3 * j] = a->attr[3 * j + 1]; ka[3 * j + 1] = a->attr[3 * j + 2]; ka[3 * j + 2] = s->ca[a->attr[3 * j]];
     }
     for (int64_t j = 0; j < b->na; j++) {
-        kb[3 * j] = b->attr[3 * j + 1]; kb[3 * j + 1] = b->attr[3 * j + 2]; kb[3 * j + 2] = s.cb[b->attr[3 * j]];
+        kb[3 * j] = b->attr[3 * j + 1]; kb[3 * j + 1] = b->attr[3 * j + 2]; kb[3 * j + 2] = s->cb[b->attr[3 * j]];
     }
-    qsort(ka, (size_t)a->na, 3 * sizeof(int64_t), cmp_rec3);
-    qsort(kb, (size_t)b->na, 3 * sizeof(int64_t), cmp_rec3);
+    sort_recs(ka, (size_t)a->na, 3, 3);
+    sort_recs(kb, (size_t)b->na, 3, 3);
     {
         int64_t i = 0, j = 0;
         while (i < a->na && j < b->na) {
@@ -133,11 +177,7 @@ static int sema_pair(const cgraph *a, const cgraph *b, int64_t out[3]) {
     out[0] = matched;
     out[1] = a->ni + a->nr + a->na;
     out[2] = b->ni + b->nr + b->na;
-    rv = 0;
-done:
-    free(s.ca); free(s.cb); free(s.pa); free(s.pb);
-    free(ga); free(gr); free(sr); free(next); free(ka); free(kb);
-    return rv;
+    return 0;
 }
 
 static PyObject *k_sema_codes(PyObject *self, PyObject *args) {
@@ -150,12 +190,15 @@ static PyObject *k_sema_codes(PyObject *self, PyObject *args) {
     PyObject *res = PyBytes_FromStringAndSize(NULL, pairs * 3 * (Py_ssize_t)sizeof(int64_t));
     if (!res) return NULL;
     int64_t *o = (int64_t *)PyBytes_AS_STRING(res);
+    state s;
+    memset(&s, 0, sizeof s);
     for (Py_ssize_t k = 0; k < pairs; k++) {
         cgraph a, b;
-        if (cg_read(&p, end, &a) < 0 || cg_read(&p, end, &b) < 0) { Py_DECREF(res); return codes_malformed(); }
+        if (cg_read(&p, end, &a) < 0 || cg_read(&p, end, &b) < 0) { p = NULL; break; }
         if (a.n < 0 || b.n < 0) { o[3 * k] = o[3 * k + 1] = o[3 * k + 2] = -1; continue; }
-        if (sema_pair(&a, &b, o + 3 * k) < 0) { Py_DECREF(res); return PyErr_NoMemory(); }
+        if (sema_pair(&a, &b, &s, o + 3 * k) < 0) { state_free(&s); Py_DECREF(res); return PyErr_NoMemory(); }
     }
+    state_free(&s);
     if (p != end) { Py_DECREF(res); return codes_malformed(); }
     return res;
 }

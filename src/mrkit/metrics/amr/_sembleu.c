@@ -79,9 +79,18 @@ static inline int key_less(const Key *x, const Key *y) {
 
 /* the keys sorted: insertion sort for the few n-grams of a sentence, qsort beyond (equal
  * keys are identical, so any sort gives the same array) */
-static void sort_keys(Key *k, Py_ssize_t c) {
+static void sort_keys(Key *k, Py_ssize_t c, int wide) {
     if (c > 32) {
         qsort(k, c, sizeof(Key), cmp_key);
+        return;
+    }
+    if (!wide) {   /* every lo is 0 (orders 1 and 2): hi alone orders them */
+        for (Py_ssize_t i = 1; i < c; i++) {
+            uint64_t x = k[i].hi;
+            Py_ssize_t j = i;
+            while (j > 0 && x < k[j - 1].hi) { k[j].hi = k[j - 1].hi; j--; }
+            k[j].hi = x;
+        }
         return;
     }
     for (Py_ssize_t i = 1; i < c; i++) {
@@ -129,7 +138,7 @@ static Py_ssize_t grams_into(const G *g, int n, Key *k) {
                 c++;
             }
         }
-    sort_keys(k, c);
+    sort_keys(k, c, n == 3);
     return c;
 }
 
@@ -158,14 +167,13 @@ static Key *grams_buf(const G *g, int n, Py_ssize_t *cnt, Key **buf, Py_ssize_t 
 static Py_ssize_t clipped(const Key *ref, Py_ssize_t nr, const Key *hyp, Py_ssize_t nh) {
     Py_ssize_t i = 0, j = 0, total = 0;
     while (i < nr && j < nh) {
-        int c = cmp_key(&ref[i], &hyp[j]);
-        if (c < 0) i++;
-        else if (c > 0) j++;
+        if (key_less(&ref[i], &hyp[j])) i++;
+        else if (key_less(&hyp[j], &ref[i])) j++;
         else {
             Py_ssize_t a = 0, b = 0;
             Key key = ref[i];
-            while (i < nr && cmp_key(&ref[i], &key) == 0) { a++; i++; }
-            while (j < nh && cmp_key(&hyp[j], &key) == 0) { b++; j++; }
+            while (i < nr && ref[i].hi == key.hi && ref[i].lo == key.lo) { a++; i++; }
+            while (j < nh && hyp[j].hi == key.hi && hyp[j].lo == key.lo) { b++; j++; }
             total += a < b ? a : b;
         }
     }

@@ -25,11 +25,18 @@ static int cmp_i64(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* the sorted label bag of g; NULL on memory error */
-static int64_t *bag(const cgraph *g, int64_t *len) {
+/* the sorted label bag of g in *buf (kept from pair to pair, grown as needed); NULL on
+ * memory error.  Insertion sort for the few labels of a graph, qsort beyond (equal
+ * labels are equal numbers: any sort gives the same array) */
+static int64_t *bag(const cgraph *g, int64_t *len, int64_t **buf, size_t *cap) {
     int64_t n = g->n + g->na + g->nr + g->na;
-    int64_t *b = malloc(sizeof(int64_t) * (size_t)(n + 1));
-    if (!b) return NULL;
+    if ((size_t)n + 1 > *cap) {
+        int64_t *nb = realloc(*buf, sizeof(int64_t) * 2 * ((size_t)n + 1));
+        if (!nb) return NULL;
+        *buf = nb;
+        *cap = 2 * ((size_t)n + 1);
+    }
+    int64_t *b = *buf;
     int64_t c = 0;
     for (int64_t v = 0; v < g->n; v++) b[v] = 0;
     for (int64_t j = 0; j < g->ni; j++) b[g->inst[2 * j]] = g->inst[2 * j + 1];
@@ -37,7 +44,15 @@ static int64_t *bag(const cgraph *g, int64_t *len) {
     for (int64_t j = 0; j < g->na; j++) b[c++] = g->attr[3 * j + 2];
     for (int64_t j = 0; j < g->nr; j++) b[c++] = g->rel[3 * j + 1];
     for (int64_t j = 0; j < g->na; j++) b[c++] = g->attr[3 * j + 1];
-    qsort(b, (size_t)c, sizeof(int64_t), cmp_i64);
+    if (c > 32) {
+        qsort(b, (size_t)c, sizeof(int64_t), cmp_i64);
+    } else {
+        for (int64_t i = 1; i < c; i++) {
+            int64_t x = b[i], j = i;
+            while (j > 0 && b[j - 1] > x) { b[j] = b[j - 1]; j--; }
+            b[j] = x;
+        }
+    }
     *len = c;
     return b;
 }
@@ -73,16 +88,18 @@ static PyObject *k_simple_codes(PyObject *self, PyObject *args) {
     PyObject *res = PyBytes_FromStringAndSize(NULL, pairs * (Py_ssize_t)sizeof(double));
     if (!res) return NULL;
     double *o = (double *)PyBytes_AS_STRING(res);
+    int64_t *buf[2] = {NULL, NULL};   /* the two bags, kept from pair to pair */
+    size_t cap[2] = {0, 0};
     for (Py_ssize_t k = 0; k < pairs; k++) {
         cgraph a, b;
-        if (cg_read(&p, end, &a) < 0 || cg_read(&p, end, &b) < 0) { Py_DECREF(res); return codes_malformed(); }
+        if (cg_read(&p, end, &a) < 0 || cg_read(&p, end, &b) < 0) { p = NULL; break; }
         if (a.n < 0 || b.n < 0) { o[k] = NAN; continue; }
         int64_t la, lb;
-        int64_t *ba = bag(&a, &la), *bb = ba ? bag(&b, &lb) : NULL;
-        if (!ba || !bb) { free(ba); free(bb); Py_DECREF(res); return PyErr_NoMemory(); }
+        int64_t *ba = bag(&a, &la, &buf[0], &cap[0]), *bb = ba ? bag(&b, &lb, &buf[1], &cap[1]) : NULL;
+        if (!ba || !bb) { free(buf[0]); free(buf[1]); Py_DECREF(res); return PyErr_NoMemory(); }
         o[k] = jaccard(ba, la, bb, lb, bags);
-        free(ba); free(bb);
     }
+    free(buf[0]); free(buf[1]);
     if (p != end) { Py_DECREF(res); return codes_malformed(); }
     return res;
 }

@@ -13,7 +13,6 @@ rows of per-system F1 values for the subscore table and bars; the fine-grained s
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from html import escape
 from typing import Callable
@@ -43,15 +42,15 @@ def headline_stats(study: AmrStudy, samples: int, seed: int, level: float) -> di
     other system against the first (through the aggregate layer)."""
     out = {"samples": samples, "seed": seed, "level": level, "ci": [], "macro_ci": [], "tests": []}
     for r in study.results:
-        macro = dataclasses.replace(r, average="macro")
+        macro = r.replace(average="macro")
         out["ci"].append(r.bootstrap(samples, seed, level) if samples else None)
         out["macro_ci"].append(macro.bootstrap(samples, seed, level) if samples else None)
     base = study.results[0]
     for r in study.results[1:]:
         rounds = samples or 1000
         out["tests"].append({"micro": r.compare(base, rounds, seed, level),
-                             "macro": dataclasses.replace(r, average="macro").compare(
-                                 dataclasses.replace(base, average="macro"), rounds, seed, level)})
+                             "macro": r.replace(average="macro").compare(
+                                 base.replace(average="macro"), rounds, seed, level)})
     return out
 
 
