@@ -16,26 +16,37 @@ def setfields(obj, *values) -> None:
         object.__setattr__(obj, name, value)
 
 
-class Frozen:
+class Valued:
+    """Base of :class:`Frozen` and :class:`~mrkit.model.record.Record`: fields named by
+    :meth:`_names`, printed and compared as the dataclass of the same fields (equal only to
+    an instance of the same class with equal fields)."""
+
+    __slots__ = ()
+
+    def _names(self) -> tuple[str, ...]:
+        return self.__slots__
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, name) for name in self._names())
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._names())
+        return f"{self.__class__.__qualname__}({inner})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return self._values() == other._values()
+        return NotImplemented
+
+
+class Frozen(Valued):
     """Base of an immutable value class whose fields are its ``__slots__`` (see the module
     docstring)."""
 
     __slots__ = ()
 
-    def _fields(self) -> tuple:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __repr__(self) -> str:
-        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"{self.__class__.__qualname__}({inner})"
-
-    def __eq__(self, other):
-        if other.__class__ is self.__class__:
-            return self._fields() == other._fields()
-        return NotImplemented
-
     def __hash__(self) -> int:
-        return hash(self._fields())
+        return hash(self._values())
 
     def __setattr__(self, name: str, value) -> None:
         raise _frozen(f"cannot assign to field {name!r}")
@@ -44,7 +55,7 @@ class Frozen:
         raise _frozen(f"cannot delete field {name!r}")
 
     def __reduce__(self):
-        return (self.__class__, self._fields())
+        return (self.__class__, self._values())
 
 
 def _frozen(message: str) -> Exception:

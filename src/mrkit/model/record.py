@@ -10,24 +10,17 @@ does, and :meth:`Record.replace` is ``dataclasses.replace`` (tests compare the t
 
 from __future__ import annotations
 
+from .frozen import Valued
 
-class Record:
+
+class Record(Valued):
     """Base of a mutable record whose fields are named in ``_fields`` (see the module docstring)."""
 
     _fields: tuple[str, ...] = ()
     __hash__ = None  # type: ignore[assignment]  # mutable and compared by value, as a dataclass
 
-    def _values(self) -> tuple:
-        return tuple(getattr(self, name) for name in self._fields)
-
-    def __repr__(self) -> str:
-        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
-        return f"{self.__class__.__qualname__}({inner})"
-
-    def __eq__(self, other):
-        if other.__class__ is self.__class__:
-            return self._values() == other._values()
-        return NotImplemented
+    def _names(self) -> tuple[str, ...]:
+        return self._fields
 
     def replace(self, **changes):
         """A new record of the same class with ``changes`` applied to its fields (the others
