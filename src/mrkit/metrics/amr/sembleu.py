@@ -25,10 +25,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
 
-from ...features.labelled import LabelledGraph, check_pairs, labelled_from_triples, labelled_graph
 from ...features.triples import Triples
+from ...model.record import Record
 from ..registry import pair_rows, register
 from ..result import MetricScores, column_scores, metric_scores
 
@@ -36,20 +35,23 @@ TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Sequence
 
+    from ...features.labelled import LabelledGraph
     from ...model.graph import Graph  # annotations only: the coded path builds no Graph
 
 REFERENCE_WEIGHTS = (0.34, 0.33, 0.34)
 """The weights of the reference eval.py (they sum to 1.01)."""
 
 
-@dataclass
-class NgramStats:
-    """The n-grams of one graph per order, and its length (nodes + edges).
+class NgramStats(Record):
+    """The n-grams of one graph per order (``ngrams``: order -> Counter), and its length
+    (``length``: nodes + edges).  A :class:`~mrkit.model.record.Record`, not a dataclass:
+    the coded path of ``score -m sembleu`` then loads no ``dataclasses`` (nor ``re``)."""
 
-    (A docstring of its own: without one, ``dataclass`` imports ``inspect`` to write one.)"""
+    _fields = ("ngrams", "length")
 
-    ngrams: dict[int, Counter]
-    length: int
+    def __init__(self, ngrams: dict[int, Counter], length: int) -> None:
+        self.ngrams = ngrams
+        self.length = length
 
 
 def reachable_from_roots(lg: LabelledGraph) -> list[int]:
@@ -82,6 +84,8 @@ def reference_view(graph: Graph) -> LabelledGraph:
     """The labelled view as the reference reads a graph: every role ending in "-of" is an
     inversion (``:consist-of`` too; the reference deletes the string "-of" and reverses
     the edge)."""
+    from ...features.labelled import labelled_graph
+
     return labelled_graph(graph, frozenset())
 
 
@@ -163,6 +167,8 @@ def _weights(k: int, weights: Sequence[float] | None, reference: bool = False) -
 
 
 def _view(graph: Graph, reference: bool) -> LabelledGraph:
+    from ...features.labelled import labelled_graph
+
     return reference_view(graph) if reference else labelled_graph(graph)
 
 
@@ -193,6 +199,8 @@ def sembleu_triples_row(gold: Triples, system: Triples, k: int = 3, reference: b
                      len(system.variables), system.instances, system.attributes, system.relations, k)
             if row is not None:
                 return row
+    from ...features.labelled import labelled_from_triples
+
     return _row(labelled_from_triples(gold), labelled_from_triples(system), k, reference)
 
 
@@ -344,6 +352,8 @@ def sembleu_corpus(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 3,
                    weights: Sequence[float] | None = None,
                    reference: bool = False) -> tuple[float, list[float]]:
     """Corpus SemBLEU and the sentence SemBLEU of every pair."""
+    from ...features.labelled import check_pairs
+
     check_pairs(golds, systems)
     w = _weights(k, weights, reference)
     stats = [(graph_ngrams(_view(g, reference), len(w), reference),
@@ -361,6 +371,8 @@ def sembleu_metric(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 3,
     the reference computes it (n-grams of :func:`reference_view` from the nodes reachable
     from the parentless ones; k = 3 weights 0.34/0.33/0.34).  Pairs run in chunks through
     ``executor`` (default: this process)."""
+    from ...features.labelled import check_pairs
+
     check_pairs(golds, systems)
     w = _weights(k, weights, reference)
     rows = pair_rows(sembleu_row, golds, systems, executor, k=len(w), reference=reference)
@@ -372,6 +384,8 @@ def sembleu_from_triples(golds: Sequence[Triples], systems: Sequence[Triples], i
                          executor=None) -> MetricScores:
     """:func:`sembleu_metric` of pairs given by their Smatch triples (made with ``keep`` =
     :func:`triples_keep` of ``reference``) and ids: the same result."""
+    from ...features.labelled import check_pairs
+
     check_pairs(golds, systems)
     w = _weights(k, weights, reference)
     rows = pair_rows(sembleu_triples_row, golds, systems, executor, k=len(w), reference=reference)
