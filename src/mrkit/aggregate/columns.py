@@ -37,13 +37,14 @@ class ColumnTable(RowTable):
     sequential_sums = True
     """Column sums are taken in row order (see the module docstring)."""
 
-    def __init__(self, columns: Sequence[array], known: tuple | None = None) -> None:
+    def __init__(self, columns: Sequence[array], known: tuple | None = None,
+                 sums: tuple[float, ...] | None = None) -> None:
         self.columns = list(columns)
         self.width = len(self.columns)
         self._array = self._values = None
         self._integral = all(c.typecode == "q" for c in self.columns)
         self._rows = None
-        self._sums = None
+        self._sums = sums  # the column sums when known already (a ColumnCollector's chunks')
         self.known = known
         """``(scalar, {name: per-pair values})``: statistics of ``scalar.columns`` computed
         already (:func:`chunk_values`); :meth:`values_of` gives them instead of computing
@@ -175,8 +176,7 @@ class ColumnCollector:
 
     def result(self, detail: dict | None = None) -> CorpusResult:
         known = None if self.values is None else (getattr(self.reduce, "scalar", None), self.values)
-        table = ColumnTable(self.columns, known)
-        if all(x is not None for x in self._sums):
-            table._sums = tuple(float(x) for x in self._sums)
+        sums = tuple(float(x) for x in self._sums) if all(x is not None for x in self._sums) else None
+        table = ColumnTable(self.columns, known, sums)
         return CorpusResult(self.metric, table, self.reduce, self.ids, self._certified,
                             "micro", self.records, dict(detail or {}))

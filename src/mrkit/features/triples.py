@@ -17,6 +17,8 @@ Duplicate triples are counted once.
 from __future__ import annotations
 
 from ..model.amr import NON_INVERTED_OF, normalize_relation
+from ..model.record import Record
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: the coded metrics build no Graph (start-up, issue 14)
     from ..model.graph import Graph
@@ -25,14 +27,13 @@ if TYPE_CHECKING:  # annotations only: the coded metrics build no Graph (start-u
 _FACTORY = object()  # "an empty list" (the default_factory of the dataclass Triples was)
 
 
-class Triples:
+class Triples(Record):
     """The Smatch triples of one graph, over node indices ``0..n-1``.
 
-    (Written out as ``@dataclass`` generated it: the dataclass cost start-up, issue 14;
-    tests/features/test_triples_record.py compares the two.)"""
+    (A :class:`~mrkit.model.record.Record`, not a ``@dataclass``: the dataclass cost
+    start-up, issue 14; tests/features/test_triples_record.py compares the two.)"""
 
-    __match_args__ = ("variables", "instances", "attributes", "relations", "tops")
-    __hash__ = None  # type: ignore[assignment]
+    _fields = __match_args__ = ("variables", "instances", "attributes", "relations", "tops")
 
     def __init__(self, variables: list[str], instances: list[tuple[int, str]] = _FACTORY,  # type: ignore[assignment]
                  attributes: list[tuple[int, str, str]] = _FACTORY,  # type: ignore[assignment]
@@ -43,17 +44,6 @@ class Triples:
         self.attributes = [] if attributes is _FACTORY else attributes
         self.relations = [] if relations is _FACTORY else relations
         self.tops = [] if tops is _FACTORY else tops
-
-    def __repr__(self) -> str:
-        return self.__class__.__qualname__ + (
-            f"(variables={self.variables!r}, instances={self.instances!r}, attributes={self.attributes!r}, "
-            f"relations={self.relations!r}, tops={self.tops!r})")
-
-    def __eq__(self, other):
-        if other.__class__ is self.__class__:
-            return (self.variables, self.instances, self.attributes, self.relations, self.tops) == \
-                (other.variables, other.instances, other.attributes, other.relations, other.tops)
-        return NotImplemented
 
     def __len__(self) -> int:
         return len(self.instances) + len(self.attributes) + len(self.relations) + len(self.tops)
