@@ -124,7 +124,7 @@ def score_files(metric: str, gold: str, system: str, format: str | None = None, 
         coded = CODED.get(metric)
         if coded is not None and coded[0](options):
             try:
-                return score_coded(metric, gold, system, spec[2](options), **options)
+                return score_coded(metric, gold, system, spec[2](options), executor, **options)
             except _Declined:
                 pass
             except _General:
@@ -343,7 +343,7 @@ def _unit_block(run: tuple, i: int) -> tuple[int, str]:
     :func:`mrkit.codecs.penman.iter_block_lists` gives it."""
     piece, offset, units = run
     start, end, line = units[24 * i:24 * i + 24].cast("q")
-    return line, piece[start - offset:end - offset].decode("utf-8")
+    return line, str(piece[start - offset:end - offset], "utf-8")
 
 
 def score_coded(metric: str, gold: str, system: str, keep: frozenset[str], executor=None, **options):
@@ -362,40 +362,74 @@ def score_coded(metric: str, gold: str, system: str, keep: frozenset[str], execu
 
     if available() and not os.environ.get("MRKIT_PURE_UNITS"):
         try:
+            if shared(executor):
+                from .amr_coded_shared import score_shared
+
+                return score_shared(metric, gold, system, keep, executor, options)
             return _score_batches(metric, _unit_batches(gold, system, keep), gold, system, keep, options)
         except CutDeclined:
             pass
     return _score_batches(metric, _block_batches(gold, system, keep), gold, system, keep, options)
 
 
+def shared(executor) -> bool:
+    """Whether ``executor`` runs the coded path on several processes of this machine, this
+    one among them (:mod:`mrkit.pipeline.amr_coded_shared`)."""
+    return (getattr(executor, "workers", 1) > 1 and getattr(executor, "local", False)
+            and hasattr(executor, "map_shared"))
+
+
 def _score_batches(metric: str, batches, gold: str, system: str, keep: frozenset[str], options: dict):
     from array import array
 
-    _, kernel, per_pair, result, width = CODED[metric]
-    w = width(options)
-    glabel, slabel = str(gold), str(system)
+    w = CODED[metric][4](options)
+    labels = (str(gold), str(system))
     flat = None
     ids: list = []
     for coded, npairs, blocks in batches:
-        if coded is None:
-            raise _Declined
-        bids, codes, _refused = coded
-        vals = kernel(codes, npairs, options)
-        if vals is None:
-            raise _Declined
-        base = len(ids)
-        firsts = vals[0::w]
-        for i in [i for i, x in enumerate(firsts) if not x >= 0]:  # negative or NaN: left to us
-            (gline, gtext), (sline, stext) = blocks(i)
-            gid, a = _read_block(glabel, gline, gtext, base + i, keep)
-            _, b = _read_block(slabel, sline, stext, base + i, keep)
-            bids[i] = gid
-            vals[i * w:(i + 1) * w] = array(vals.typecode, per_pair(a, b, options))
+        vals, bids = batch_values(metric, coded, npairs, blocks, len(ids), labels, keep, options)
         if flat is None:
             flat = vals
         else:
             flat.extend(vals)
-        base1 = base + 1
-        ids.extend([str(base1 + i) if x is None else x for i, x in enumerate(bids)])
+        ids.extend(bids)
+    if flat is None:
+        flat = array("d")
+    return coded_result(metric, flat, ids, options, w)
+
+
+def coded_result(metric: str, flat, ids: list, options: dict, w: int | None = None):
+    """The metric's result of the kernel values of every pair (``flat``, ``w`` per pair)
+    and their ids, in file order."""
+    w = w or CODED[metric][4](options)
     columns = [flat[j::w] for j in range(w)]
-    return result(columns, ids, options)
+    return CODED[metric][3](columns, ids, options)
+
+
+def batch_values(metric: str, coded, npairs: int, blocks, base: int, labels: tuple, keep: frozenset[str],
+                 options: dict) -> tuple:
+    """``(values, ids)`` of one batch of pairs, the ``base``-th pair of the files first:
+    ``coded`` (the compiled reader's result, ``None``: :class:`_Declined`) run through the
+    metric's kernel, a flat array of ``width`` values per pair; a pair the reader or the
+    kernel leaves alone read from its blocks (``blocks(i)``: the ``(first line, text)`` of
+    pair ``i``'s gold and system block) and counted as the triples path does, its errors
+    raised in pair order, gold first; ids the blocks' or the pairs' numbers."""
+    from array import array
+
+    _, kernel, per_pair, _result, width = CODED[metric]
+    if coded is None:
+        raise _Declined
+    w = width(options)
+    bids, codes, _refused = coded
+    vals = kernel(codes, npairs, options)
+    if vals is None:
+        raise _Declined
+    firsts = vals[0::w]
+    for i in [i for i, x in enumerate(firsts) if not x >= 0]:  # negative or NaN: left to us
+        (gline, gtext), (sline, stext) = blocks(i)
+        gid, a = _read_block(labels[0], gline, gtext, base + i, keep)
+        _, b = _read_block(labels[1], sline, stext, base + i, keep)
+        bids[i] = gid
+        vals[i * w:(i + 1) * w] = array(vals.typecode, per_pair(a, b, options))
+    base1 = base + 1
+    return vals, [str(base1 + i) if x is None else x for i, x in enumerate(bids)]
