@@ -3,6 +3,8 @@
     python benchmarks/bench_altmetrics.py [--limit N] [--repeat 3] [--vectors FILE]
     python benchmarks/bench_altmetrics.py --reference-dir DIR --glove glove.6B.50d.txt
         # whole commands side by side with each metric's reference implementation
+    python benchmarks/bench_altmetrics.py --parallel --repeat 11 [--sizes 0.25,0.5,1,2,5]
+        # -j 1 / -j 2 / the default of the coded metrics on SICK prefixes and copies
 
 Every metric runs once on 50 pairs first (imports are not timed), then --repeat times on
 the corpus in this one process; the fastest run is kept.  Prints one row per metric: wall
@@ -138,6 +140,73 @@ def versus_reference(args, src: Path, tgt: Path) -> None:
                    "reference output (last line)"], rows, right=(1, 2, 3, 4))
 
 
+PARALLEL_METRICS = ("sema", "sembleu", "wlk", "simple")
+PARALLEL_SIZES = (0.25, 0.5, 1.0, 2.0, 5.0)
+"""``--parallel``: gold sizes as multiples of SICK's 1.15 MB (below 1: the first pairs of
+both files, whole blocks; above: SICK repeated, a blank line between copies)."""
+
+
+def sick_sized(times: float, tmp: str) -> tuple[str, str]:
+    """SICK's two files cut to the first pairs that fill ``times`` of its gold file, or
+    repeated ``times`` times."""
+    src, tgt = SICK / "main_src.test.amr", SICK / "main_tgt.test.amr"
+    if times == 1:
+        return str(src), str(tgt)
+    blocks = [p.read_text(encoding="utf-8").strip("\n").split("\n\n") for p in (src, tgt)]
+    if times < 1:
+        goal, size, n = times * src.stat().st_size, 0, 0
+        while size < goal:
+            size += len(blocks[0][n].encode()) + 2
+            n += 1
+        texts = ["\n\n".join(b[:n]) + "\n" for b in blocks]
+    else:
+        texts = [("\n\n".join(b) + "\n\n") * int(times) for b in blocks]
+    out = []
+    for side, text in zip(("g", "s"), texts):
+        path = Path(tmp) / f"sick-{times}-{side}.amr"
+        path.write_text(text, encoding="utf-8")
+        out.append(str(path))
+    return out[0], out[1]
+
+
+def parallel_table(args) -> None:
+    """``mrkit score -m METRIC`` with ``-j 1``, ``-j 2`` and the default (``-j 0``, which
+    picks two processes from pipeline/amr_metrics.py SHARED_MIN_BYTES on when a core is
+    free) on SICK prefixes and copies: whole commands, runs interleaved, median (min) of
+    --repeat; the load average is part of the result."""
+    import statistics
+
+    names = [m for m in (args.metrics.split(",") if args.metrics else PARALLEL_METRICS) if m in PARALLEL_METRICS]
+    sizes = [float(x) for x in args.sizes.split(",")] if args.sizes else PARALLEL_SIZES
+    runs = (("-j 1", ["-j", "1"]), ("-j 2", ["-j", "2"]), ("default", []))
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for times in sizes:
+            gold, system = sick_sized(times, tmp)
+            loads = [os.getloadavg()[0]]
+            walls: dict = {}
+            for _ in range(args.repeat):
+                for metric in names:
+                    for label, extra in runs:
+                        r = harness.run(harness.mrkit("score", "-m", metric, gold, system, "--json", *extra), 1,
+                                        env=harness.mrkit_env())
+                        walls.setdefault((metric, label), []).extend(r.walls)
+                loads.append(os.getloadavg()[0])
+            pairs = sum(1 for line in Path(gold).read_text(encoding="utf-8").splitlines() if line.startswith("("))
+            for metric in names:
+                cells = []
+                for label, _ in runs:
+                    w = walls[metric, label]
+                    cells.append(f"{1000 * statistics.median(w):.1f} ({1000 * min(w):.1f})")
+                one, two = (statistics.median(walls[metric, k]) for k in ("-j 1", "-j 2"))
+                rows.append([f"{Path(gold).stat().st_size / 1e6:.2f}", f"{pairs:,}", metric, *cells,
+                             harness.ratio(one, two, 2), f"{min(loads):.1f}-{max(loads):.1f}"])
+                print("\t".join(rows[-1]), file=sys.stderr, flush=True)
+    print(f"SICK prefixes and copies: whole commands, runs interleaved, median (min) of {args.repeat}")
+    harness.table(["gold MB", "pairs", "metric", "-j 1 ms", "-j 2 ms", "default ms", "-j 1 / -j 2", "load"],
+                  rows, right=(0, 1, 3, 4, 5, 6))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=int, default=0, help="only the first N pairs")
@@ -154,7 +223,15 @@ def main() -> None:
                                     "glove.6B.50d.txt)")
     ap.add_argument("--reference-repeat", type=int, default=1, help="runs of each reference (default 1)")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per reference run (default 3600)")
+    ap.add_argument("--parallel", action="store_true",
+                    help="sema/sembleu/wlk/simple with -j 1, -j 2 and the default on SICK prefixes and "
+                         "copies (--sizes), runs interleaved, median (min) of --repeat")
+    ap.add_argument("--sizes", help="with --parallel: gold sizes as multiples of SICK's 1.15 MB, comma-separated "
+                                    "(default 0.25,0.5,1,2,5)")
     args = ap.parse_args()
+    if args.parallel:
+        parallel_table(args)
+        return
     src, tgt = SICK / "main_src.test.amr", SICK / "main_tgt.test.amr"
     if not src.exists():
         sys.exit(f"BAMBOO SICK not found under {SICK}")

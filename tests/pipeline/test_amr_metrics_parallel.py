@@ -214,3 +214,24 @@ def test_whole_command_errors_are_the_same(tmp_path):
         assert runs[0].stderr == runs[1].stderr and len(runs[1].stderr.strip().splitlines()) == 1
         assert "graph 2501" in runs[1].stderr
         assert not out.exists()
+
+
+def test_the_automatic_choice(tmp_path, monkeypatch):
+    """-j 0 takes two processes for the coded path from SHARED_MIN_BYTES of gold on, when a
+    core is free; never for options without a kernel, standard input or a missing file."""
+    from mrkit.pipeline import amr
+    from mrkit.pipeline.amr_metrics import SHARED_MIN_BYTES, shared_worth_it
+
+    gold = tmp_path / "g.amr"
+    gold.write_text("(a / b)\n", encoding="utf-8")
+    monkeypatch.setattr(amr, "cores_free", lambda: True)
+    assert not shared_worth_it("sema", str(gold), {})
+    monkeypatch.setattr(amr_metrics, "SHARED_MIN_BYTES", 8)
+    assert shared_worth_it("sema", str(gold), {}) and shared_worth_it("sembleu", str(gold), {"k": 2})
+    assert not shared_worth_it("sembleu", str(gold), {"reference": True})
+    assert not shared_worth_it("wlk", str(gold), {"edge_to_node": True})
+    assert not shared_worth_it("s2match", str(gold), {}) and not shared_worth_it("smatch", str(gold), {})
+    assert not shared_worth_it("sema", "-", {}) and not shared_worth_it("sema", str(tmp_path / "none"), {})
+    monkeypatch.setattr(amr, "cores_free", lambda: False)
+    assert not shared_worth_it("sema", str(gold), {})
+    assert SHARED_MIN_BYTES > 0

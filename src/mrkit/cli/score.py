@@ -26,9 +26,13 @@ error): smatch the engine options; s2match --vectors, --cutoff and the engine op
 sembleu -k and --reference; wlk -k and --edge-to-node; wwlk --vectors, -k, --direction and
 --edge-weights; wwlk-k3e2n --vectors, -k and --direction; simple and sema none.
 -j/--executor run the pairs of every metric but wwlk and wwlk-k3e2n (which embed batches
-of graphs together in this process) in worker processes; by default only
-smatch and s2match use them: on a PENMAN gold file of 8 MB or more (on MRP input or
-standard input, on 1000 pairs or more).
+of graphs together in this process) in worker processes.  By default (-j 0) smatch and
+s2match use them on a PENMAN gold file of 8 MB or more (on MRP input or standard input,
+on 1000 pairs or more); sema, sembleu, wlk and simple on two PENMAN files (sembleu
+without --reference, wlk without --edge-to-node) on a gold file of 1 MB or more, where
+-j 2 is this process and one forked worker that read and count chunks of the pairs in
+turn; both only when a second core is free (load average below the cores - 0.5).
+The scores never depend on -j.
 
 sema, sembleu, wlk, simple and s2match read PENMAN files straight to the triples they
 count (a compiled reader, no graph objects); blocks it does not take are read by the
@@ -138,7 +142,7 @@ def run(args) -> int:
     fmt = getattr(args, "input_format", None)
     if fast_path(args.metric):
         # the triples path: files straight to what the metric counts (None: the general path)
-        with executor_of(args, parallel_worth_it=_worth(args)) as executor:
+        with executor_of(args, parallel_worth_it=_worth(args, opts)) as executor:
             res = score_files(args.metric, args.gold, args.system, fmt, executor, **opts)
             if res is not None:
                 def against(path: str):
@@ -163,13 +167,17 @@ def run(args) -> int:
     return _report(args, res, ci, versus)
 
 
-def _worth(args) -> bool:
-    """Worker processes for the triples path: only for the metrics that align, on a gold
-    file large enough (the pipeline's measure for Smatch)."""
+def _worth(args, opts: dict) -> bool:
+    """Worker processes for the triples path: for the metrics that align, on a gold file
+    large enough (the pipeline's measure for Smatch); for the coded path of sema, sembleu,
+    wlk and simple, on a gold file large enough for it."""
     from ..metrics.registry import declaration
     from ..pipeline.amr import parallel_worth_it
+    from ..pipeline.amr_metrics import shared_worth_it
 
-    return declaration(args.metric).aligns and parallel_worth_it(args.gold)
+    if declaration(args.metric).aligns:
+        return parallel_worth_it(args.gold)
+    return shared_worth_it(args.metric, args.gold, opts)
 
 
 def _report(args, res, ci, versus) -> int:

@@ -372,6 +372,27 @@ def score_coded(metric: str, gold: str, system: str, keep: frozenset[str], execu
     return _score_batches(metric, _block_batches(gold, system, keep), gold, system, keep, options)
 
 
+SHARED_MIN_BYTES = 1_000_000
+"""With the automatic executor (``-j 0``), the coded path runs on two processes (or as many
+as there are cores) from a gold file of this many bytes on, when a second core is free
+(:func:`mrkit.pipeline.amr.cores_free`); below it, in this one."""
+
+
+def shared_worth_it(metric: str, gold: str, options: dict) -> bool:
+    """Whether ``-j 0`` runs the coded path of ``metric`` (with ``options``) on ``gold``
+    on several processes (:data:`SHARED_MIN_BYTES`); never for the other paths."""
+    from .amr import STDIN, cores_free
+
+    coded = CODED.get(metric)
+    if coded is None or gold == STDIN or not coded[0](options):
+        return False
+    try:
+        big = os.path.getsize(gold) >= SHARED_MIN_BYTES
+    except OSError:
+        return False
+    return big and cores_free()
+
+
 def shared(executor) -> bool:
     """Whether ``executor`` runs the coded path on several processes of this machine, this
     one among them (:mod:`mrkit.pipeline.amr_coded_shared`)."""
