@@ -34,8 +34,7 @@ OPTIONS = {
 }
 
 GOOD = ["(a / b :ARG0 (c / d))", "(x / y :mod \"z\")", "(p / q :polarity -)", "(e / f :ARG1 (g / h :ARG2 e))"]
-# blocks the compiled reader leaves to the general reader, and that parse
-REFUSED = ["(p / q :ARG0 p)", "(a / \"b c\" :ARG0~1 (c / d))", "(x / y :ARG0 (x / z))"]
+MORE = ["(p / q :ARG0 p)", "(a / \"b c\" :ARG0~1 (c / d))", "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))"]
 
 
 def _score(metric, gold, system, workers, **options):
@@ -63,6 +62,22 @@ def tiny(monkeypatch):
     monkeypatch.setattr(amr_coded_shared, "FIRST", 64)
     monkeypatch.setattr(amr_coded_shared, "TASK_MIN", 1)
     monkeypatch.setattr(amr_coded_shared, "TASK_MAX", 3)
+
+
+@pytest.fixture
+def left_to_python(monkeypatch):
+    """Every kernel leaves every third pair of a call to the per-pair function (its first
+    value -1), so that whichever process runs a task reads those blocks again and counts
+    them the triples path's way."""
+    for metric, spec in list(amr_metrics.CODED.items()):
+        def kernel(codes, pairs, options, real=spec[1], width=spec[4]):
+            vals = real(codes, pairs, options)
+            if vals is not None:
+                for i in range(0, pairs, 3):
+                    vals[i * width(options)] = -1
+            return vals
+
+        monkeypatch.setitem(amr_metrics.CODED, metric, (spec[0], kernel, *spec[2:]))
 
 
 @pytest.fixture
@@ -97,16 +112,35 @@ def test_shared_pairs_are_the_same_on_two_and_three_processes(gold, system, coun
     assert len(counted) > 3  # the shared path ran, in several tasks
 
 
-def test_tiny_windows_and_tasks_refused_pairs_and_ids(tmp_path, tiny, counted):
-    """Many tasks and windows, the workers reading windows from the files; blocks the
-    compiled reader refuses (read by the general reader in whichever process runs them);
-    some blocks with an ::id, others without."""
+@pytest.mark.parametrize("fallback", [False, True], ids=["kernel", "left-to-python"])
+def test_tiny_windows_and_tasks_pairs_left_to_python_and_ids(tmp_path, tiny, counted, request, fallback):
+    """Many tasks and windows, the workers reading windows from the files; pairs the kernel
+    leaves to the per-pair function (read again from the blocks in whichever process runs
+    them: the same values as the kernel's); some blocks with an ::id, others without."""
     gold, system = tmp_path / "g.amr", tmp_path / "s.amr"
-    blocks = [f"# ::id g{k}\n{b}" if k % 3 == 0 else b for k, b in enumerate((GOOD + REFUSED) * 4)]
+    blocks = [f"# ::id g{k}\n{b}" if k % 3 == 0 else b for k, b in enumerate((GOOD + MORE) * 4)]
     gold.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
-    system.write_text("\n\n".join((REFUSED + GOOD[::-1]) * 4) + "\n", encoding="utf-8")
+    system.write_text("\n\n".join((MORE + GOOD[::-1]) * 4) + "\n", encoding="utf-8")
+    want = {(m, str(o)): _outcome(m, gold, system, 1, **o) for m, sets in OPTIONS.items() for o in sets}
+    assert want["sema", "{}"][0][:2] == ["g0", "2"]  # ids: the block's, else the pair's number
+    read = []
+    if fallback:
+        request.getfixturevalue("left_to_python")
+        real_read = amr_metrics._read_block
+        monkeypatch = request.getfixturevalue("monkeypatch")
+        monkeypatch.setattr(amr_metrics, "_read_block", lambda *a: read.append(1) or real_read(*a))
+    for m, sets in OPTIONS.items():
+        for o in sets:
+            for j in (1, 2, 3):
+                assert _outcome(m, gold, system, j, **o) == want[m, str(o)], (m, o, j)
+    assert len(counted) > 40
+    assert bool(read) == fallback  # (this process's share)
+    # a block of two graphs late in the system file: the general path decides, as serially
+    system.write_text("\n\n".join((MORE + GOOD[::-1]) * 3 + ["(a / b)\n(c / d)"] + GOOD) + "\n",
+                      encoding="utf-8")
+    gold.write_text("\n\n".join(blocks[:len(MORE + GOOD) * 3 + 1 + len(GOOD)]) + "\n", encoding="utf-8")
+    assert _outcome("sema", gold, system, 1) is None
     _every_metric_the_same(gold, system)
-    assert len(counted) > 20
 
 
 def test_the_worker_runs_tasks(tmp_path, tiny, monkeypatch):
