@@ -357,7 +357,10 @@ def score_coded(metric: str, gold: str, system: str, keep: frozenset[str], execu
     counted as the triples path does (the same errors, in the same order).  Raises
     :class:`_Declined` when a compiled piece is missing, :class:`_General` when the
     general path must run; the same result as the triples path
-    (``tests/pipeline/test_amr_metrics_coded.py``)."""
+    (``tests/pipeline/test_amr_metrics_coded.py``).  With an ``executor`` of several local
+    processes (:func:`shared`) the batches run on all of them
+    (:mod:`mrkit.pipeline.amr_coded_shared`), with the same result and errors
+    (``tests/pipeline/test_amr_metrics_parallel.py``)."""
     from ..codecs.penman_units import CutDeclined, available
 
     if available() and not os.environ.get("MRKIT_PURE_UNITS"):
