@@ -377,14 +377,34 @@ def score_coded(metric: str, gold: str, system: str, keep: frozenset[str], execu
 
 SHARED_MIN_BYTES = 1_000_000
 """With the automatic executor (``-j 0``), the coded path runs on two processes (or as many
-as there are cores) from a gold file of this many bytes on, when a second core is free
-(:func:`mrkit.pipeline.amr.cores_free`); below it, in this one."""
+as there are cores) from a gold file of this many bytes on, when a whole core is free
+(:func:`core_free`); below it, in this one.  Session 29 (2 shared cores, whole commands,
+runs interleaved, medians of 11-21): -j 2 against -j 1 on SICK (1.15 MB) 50.3 against 56.5
+ms for SEMA and 63.3 against 72.4 for WLK, on SICK x2 72.1 against 83.0 and 84.1 against
+103.9, when the other engineers' jobs had just stopped (load 1.4 and falling); but 0.25-0.5
+MB prefixes of SICK were 2-10 ms slower with -j 2 at every load measured (the fork, the
+worker's first pages and the imports of the shared map cost ~3-5 ms), and with one core
+kept busy by another job (load 1.2-1.9 for minutes) -j 2 was 6-10 ms slower on SICK and x2
+too.  benchmarks/README.md, "Session 29"."""
+
+
+def core_free() -> bool:
+    """Whether a whole second core is free for the coded path's worker: the one-minute load
+    average leaves at least one core beside this process (a worker that shares its core
+    with another job makes -j 2 slower than -j 1 here: its work per pair is ~2-3 us)."""
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average (Windows): trust the size
+        return cores > 1
+    return cores > 1 and load <= cores - 1
 
 
 def shared_worth_it(metric: str, gold: str, options: dict) -> bool:
     """Whether ``-j 0`` runs the coded path of ``metric`` (with ``options``) on ``gold``
-    on several processes (:data:`SHARED_MIN_BYTES`); never for the other paths."""
-    from .amr import STDIN, cores_free
+    on several processes (:data:`SHARED_MIN_BYTES`, :func:`core_free`); never for the
+    other paths."""
+    from .amr import STDIN
 
     coded = CODED.get(metric)
     if coded is None or gold == STDIN or not coded[0](options):
@@ -393,7 +413,7 @@ def shared_worth_it(metric: str, gold: str, options: dict) -> bool:
         big = os.path.getsize(gold) >= SHARED_MIN_BYTES
     except OSError:
         return False
-    return big and cores_free()
+    return big and core_free()
 
 
 def shared(executor) -> bool:
