@@ -16,8 +16,8 @@ written by :func:`perturbed` (seeded: the same file every run).
 
 Reference tools are run with the Python given in BENCH_PYTHON (a virtual environment
 with `pip install smatch==1.0.4 smatchpp`), or the current one.  mrkit is run as
-`python -m mrkit smatch --json` with the current Python (install mrkit or build it in
-place first).  Every tool is timed as a whole command (start-up included), and the
+`mrkit smatch --json` with the current Python (the console script's lines,
+`harness.mrkit`; install mrkit or build it in place first).  Every tool is timed as a whole command (start-up included), and the
 table prints wall time, F1, the share of pairs proven optimal, and the time ratio
 tool / mrkit.  smatch 1.0.4 proves nothing (randomized hill-climbing); smatchpp's ILP
 proves pairs optimal but is slow.  Data come from ../shared/data beside the project.

@@ -10,7 +10,7 @@ system, of the child) of ``--repeat`` runs.  The runs of the tools are interleav
 a load on the machine falls on both alike.
 
 ``--mrkit`` is the command to time: the installed console script (default: ``mrkit``
-beside this Python, what users run; else ``python -m mrkit`` with this checkout's
+beside this Python, what users run; else the console script's lines with this checkout's
 ``src``).  ``--against`` adds a second install (e.g. a venv of main) side by side, with
 the ratio against / mrkit.  ``--instructions`` adds the instructions each command executes
 (one run under valgrind's cachegrind, no cache simulation): unlike times, the count does
@@ -78,7 +78,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=11, help="runs per command and tool; medians (default 11)")
     ap.add_argument("--mrkit", metavar="PATH", help="the mrkit command to time (default: the console script "
-                                                    "beside this Python, else python -m mrkit with src)")
+                                                    "beside this Python, else its lines with src)")
     ap.add_argument("--against", metavar="PATH", help="a second mrkit command (another install) side by side")
     ap.add_argument("--instructions", action="store_true",
                     help="also count the instructions of one run of each command (valgrind; load-independent)")
