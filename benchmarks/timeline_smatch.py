@@ -50,7 +50,15 @@ def _patch_forked(forked) -> None:
         log("fork")
         return fork_workers(fn, count)
 
-    forked.shared_map, forked._fork_workers = timed_map, timed_fork
+    reap = forked.reap
+
+    def timed_reap(*a, **k):
+        log("reap start")
+        out = reap(*a, **k)
+        log("reap end")
+        return out
+
+    forked.shared_map, forked._fork_workers, forked.reap = timed_map, timed_fork, timed_reap
 
 
 def _patch_amr(amr) -> None:
@@ -89,15 +97,17 @@ PATCHES = {"mrkit.runtime.forked": _patch_forked, "mrkit.pipeline.amr": _patch_a
 
 def _install() -> None:
     """Wrap the functions above when their modules are first imported (importing them here
-    would change what the run imports, and when)."""
-    import importlib.abc
-    import importlib.machinery
+    would change what the run imports, and when).  The finder is a plain class and finds
+    through the interpreter's own ``PathFinder``: ``importlib.abc`` would load 59 modules
+    (``re``, ``typing``, ``pathlib``, ...) that the command may not, and count them in its
+    start-up."""
+    path_finder = next(f for f in sys.meta_path if getattr(f, "__name__", "") == "PathFinder")
 
-    class Finder(importlib.abc.MetaPathFinder):
+    class Finder:
         def find_spec(self, name, path, target=None):
             if name not in PATCHES:
                 return None
-            spec = importlib.machinery.PathFinder.find_spec(name, path)
+            spec = path_finder.find_spec(name, path)
             exec_module = spec.loader.exec_module
 
             def patched(module):
