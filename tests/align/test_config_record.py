@@ -52,6 +52,7 @@ def test_repr_equality_and_hash_are_the_dataclasses(k1, k2):
 def test_dataclasses_replace_and_fields_work_as_before(k1, k2):
     a, ra = mine_and_twin(k1)
     assert dataclasses.replace(a, **k2) == AlignConfig(**{**k1, **k2})
+    assert a.__replace__(**k2) == dataclasses.replace(a, **k2)  # copy.replace from Python 3.13 on
     assert repr(dataclasses.replace(a, **k2)) == repr(dataclasses.replace(ra, **k2)).replace("Twin", "AlignConfig")
 
 

@@ -90,6 +90,11 @@ class AlignConfig:
             raise _frozen_error(f"cannot delete field {name!r}")
         object.__delattr__(self, name)
 
+    def __replace__(self, **changes):
+        """``copy.replace`` (Python 3.13 gives dataclasses this method): a new config with
+        ``changes`` applied, as ``dataclasses.replace``."""
+        return self.__class__(**{name: getattr(self, name) for name in self.__match_args__} | changes)
+
 
 def _frozen_error(message: str) -> Exception:
     from dataclasses import FrozenInstanceError
