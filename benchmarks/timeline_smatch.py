@@ -50,15 +50,18 @@ def _patch_forked(forked) -> None:
         log("fork")
         return fork_workers(fn, count)
 
-    reap = forked.reap
+    forked.shared_map, forked._fork_workers = timed_map, timed_fork
+    forked.reap = _between(forked.reap, "reap start", "reap end")
 
-    def timed_reap(*a, **k):
-        log("reap start")
-        out = reap(*a, **k)
-        log("reap end")
+
+def _between(fn, before: str, after: str):
+    """``fn`` logging ``before`` when it is called and ``after`` when it returns."""
+    def run(*a, **k):
+        log(before)
+        out = fn(*a, **k)
+        log(after)
         return out
-
-    forked.shared_map, forked._fork_workers, forked.reap = timed_map, timed_fork, timed_reap
+    return run
 
 
 def _patch_amr(amr) -> None:
@@ -80,15 +83,7 @@ def _patch_amr(amr) -> None:
 
 
 def _patch_common(common) -> None:
-    emit = common.emit_result
-
-    def timed(*a, **k):
-        log("emit start")
-        out = emit(*a, **k)
-        log("emit end")
-        return out
-
-    common.emit_result = timed
+    common.emit_result = _between(common.emit_result, "emit start", "emit end")
 
 
 PATCHES = {"mrkit.runtime.forked": _patch_forked, "mrkit.pipeline.amr": _patch_amr,
