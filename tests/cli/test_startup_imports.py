@@ -293,3 +293,30 @@ def test_plain_score_and_smatch_lines_do_not_load_argparse(argv):
         pytest.skip("example files not found")
     argv = [a.format(gold=gold, system=system) for a in argv]
     assert loaded(argv, ("argparse", "gettext", "locale", "mrkit.cli.parser")) == []
+
+
+# What ``mrkit smatch`` on the compiled path does not load (issue 14): the engine's settings
+# are written out (``align/config.py``), and the PENMAN codec with the graph model loads only
+# when a pair leaves the compiled path.  ``dataclasses`` brings ``re`` (with ``_sre`` and its
+# compiler), ``enum``, ``copy`` and ``weakref``: about 9 ms of every run, serial before the fork.
+SMATCH_CODED_ABSENT = ("dataclasses", "re", "_sre", "re._compiler", "enum", "copy", "weakref",
+                       "mrkit.model.graph", "mrkit.codecs.penman", "mrkit.codecs._patterns", "mrkit.codecs._penman")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_smatch_on_the_compiled_path_loads_no_dataclasses_re_or_graph_model(jobs):
+    gold, system = EXAMPLES / "gold.amr", EXAMPLES / "system.amr"
+    if not gold.exists():
+        pytest.skip("example files not found")
+    assert loaded(["smatch", str(gold), str(system), "-j", jobs], SMATCH_CODED_ABSENT) == []
+    # --per-pair takes the general path (records of each pair's mapping): the codec loads then
+    assert "mrkit.codecs.penman" in loaded(["smatch", str(gold), str(system), "--per-pair"], SMATCH_CODED_ABSENT)
+
+
+def test_smatch_of_a_corpus_with_two_processes_loads_no_dataclasses_re_or_graph_model():
+    from conftest import shared_path
+
+    sick = shared_path("amr", "bamboo", "sick")
+    argv = ["smatch", str(sick / "main_src.test.amr"), str(sick / "main_tgt.test.amr"), "-j", "2"]
+    # the forked executor ran (the parent scored a share and a worker the rest)
+    assert loaded(argv, SMATCH_CODED_ABSENT + ("mrkit.runtime.forked",)) == ["mrkit.runtime.forked"]

@@ -289,9 +289,8 @@ def _score_texts(config, keep, record, glabel, slabel, k0, golds, systems) -> tu
     is the pair's result -- the score, triple counts and certificate the general way
     gives, without a Python object per node.  Any other pair (unusual PENMAN, an error, a
     search the first stage does not certify) goes the general way below."""
-    from ..codecs.penman import parse_block
-
     fast = _fast_path(config, keep, record)
+    parse_block = None  # the PENMAN codec (and the graph model) load when a pair needs them
     ids, cols, certs, bounds = [], ([], [], []), bytearray(), []
     matched, n_gold, n_system = (c.append for c in cols)
     records = [] if record else None
@@ -309,6 +308,8 @@ def _score_texts(config, keep, record, glabel, slabel, k0, golds, systems) -> tu
                     certs.append(1)
                     bounds.append(score)
                     continue
+        if parse_block is None:
+            from ..codecs.penman import parse_block
         g = parse_block(gstart, gtext, glabel, k)
         s = parse_block(sstart, stext, slabel, k)
         if len(g) != 1 or len(s) != 1:
@@ -448,9 +449,10 @@ def _preload(config: "AlignConfig", keep: frozenset[str], record: bool, executor
     """Import, before an executor forks its workers (at its first ``map``), the modules every
     worker needs for the compiled path: readers, the scanner's module, the two C kernels;
     each worker then shares them instead of importing them again."""
-    from ..codecs import penman, penman_units  # noqa: F401
+    from ..codecs import penman_units  # noqa: F401
 
-    _fast_path(config, keep, record)
+    if _fast_path(config, keep, record) is None:  # else the codec loads where a pair needs it
+        from ..codecs import penman  # noqa: F401
     # Not the general path (numpy, the engine: ~0.25 s to import, serial in the parent):
     # since the compiled stage runs the branch-and-bound too, no pair of SICK, STS or the
     # Little Prince needs it, and a worker that meets such a pair imports it on its own.
