@@ -17,8 +17,6 @@ namespace (the same attributes, values and types) on generated command lines.
 
 from __future__ import annotations
 
-import importlib
-
 
 _KINDS = {None: "store", "store": "store", "store_true": "flag", "append": "append"}
 _KEYS = {"action", "type", "choices", "default", "required", "help", "metavar", "dest", "nargs"}
@@ -150,7 +148,8 @@ def quick_parse(argv: list[str]):
     if not argv or argv[0] not in QUICK:
         return None
 
-    module = importlib.import_module(f".{COMMANDS[argv[0]]}", __package__)
+    # importlib.import_module(".NAME", __package__) without importing importlib (start-up)
+    module = __import__(COMMANDS[argv[0]], globals(), None, ("__doc__",), 1)
     rec = Recorder()
     module.add_parser(rec)
     if not rec.plain:
