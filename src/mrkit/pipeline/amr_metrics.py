@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 
-from ..model.amr import NON_INVERTED_OF
+from ..model.inverted_roles import NON_INVERTED_OF
 
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ On graphs without such repeated patterns mrkit equals 9a4911c.
 
 from __future__ import annotations
 
-from ...model.amr import NON_INVERTED_OF
+from ...model.inverted_roles import NON_INVERTED_OF
 from ...features.triples import Triples, triples
 from ...aggregate.reducers import prf_reduce
 from ..registry import pair_rows, register
