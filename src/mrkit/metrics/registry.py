@@ -20,8 +20,6 @@ mrkit stays cheap (no numpy here).
 
 from __future__ import annotations
 
-from itertools import islice
-
 from ..errors import MrkitError
 from ..model.frozen import Frozen, setfields
 
@@ -267,6 +265,8 @@ def through(executor, fn: Callable[[tuple], list], items: Sequence, *extra) -> l
     size = chunk_size(len(items), executor)
 
     def tasks() -> Iterator[tuple]:
+        from itertools import islice
+
         it = iter(items)
         while chunk := list(islice(it, size)):
             yield extra, chunk
