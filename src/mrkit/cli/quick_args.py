@@ -12,7 +12,9 @@ values starting with ``-``, attached short values such as ``-j2``, an option wit
 values, a missing required option, two options of one exclusive group, any usage error) gives
 ``None``, and argparse parses the command line exactly as before, with its own messages.
 tests/cli/test_quick_args.py checks that the result is None or equal to argparse's
-namespace (the same attributes, values and types) on generated command lines.
+namespace (the same attributes, values and types) on generated command lines, but for one
+quirk of argparse: an explicit ``--option=--`` loses its value there (a list), where this
+parser keeps ``'--'``, the value written, which the run then names in one line.
 """
 
 from __future__ import annotations
