@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..pipeline.amr import AMR_FORMATS
+from ..pipeline.amr_formats import AMR_FORMATS
 from .common import (add_engine_options, add_executor_options, add_format_option, add_output_options,
                      add_stats_options, check_stats, emit_result, engine_config, engine_options_given,
                      executor_of, raw_description, split_formats, statistics)
@@ -167,9 +167,12 @@ def _worth(args) -> bool:
     """Worker processes for the triples path: only for the metrics that align, on a gold
     file large enough (the pipeline's measure for Smatch)."""
     from ..metrics.registry import declaration
+
+    if not declaration(args.metric).aligns:
+        return False
     from ..pipeline.amr import parallel_worth_it
 
-    return declaration(args.metric).aligns and parallel_worth_it(args.gold)
+    return parallel_worth_it(args.gold)
 
 
 def _report(args, res, ci, versus) -> int:
