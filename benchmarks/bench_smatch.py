@@ -16,8 +16,8 @@ written by :func:`perturbed` (seeded: the same file every run).
 
 Reference tools are run with the Python given in BENCH_PYTHON (a virtual environment
 with `pip install smatch==1.0.4 smatchpp`), or the current one.  mrkit is run as
-`python -m mrkit smatch --json` with the current Python (install mrkit or build it in
-place first).  Every tool is timed as a whole command (start-up included), and the
+`mrkit smatch --json` with the current Python (the console script's lines,
+`harness.mrkit`; install mrkit or build it in place first).  Every tool is timed as a whole command (start-up included), and the
 table prints wall time, F1, the share of pairs proven optimal, and the time ratio
 tool / mrkit.  smatch 1.0.4 proves nothing (randomized hill-climbing); smatchpp's ILP
 proves pairs optimal but is slow.  Data come from ../shared/data beside the project.
@@ -95,19 +95,24 @@ def repeated(gold: Path, system: Path, times: int, tmpdir: str, blank_lines: boo
 
 
 CPU_WRAPPER = """\
-import resource, sys
-from mrkit.cli import main
+import os, resource, sys
+import mrkit.cli
 try:
-    rc = main(sys.argv[1:])
+    rc = mrkit.cli.main(sys.argv[1:])
 except SystemExit as exc:
     rc = exc.code
 me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 print(f"CPU {me.ru_utime + me.ru_stime:.4f} {kids.ru_utime + kids.ru_stime:.4f} {me.ru_maxrss} {kids.ru_maxrss}",
       file=sys.stderr)
+if getattr(mrkit.cli, "_nothing_at_exit", lambda: False)():  # as the mrkit console script ends
+    sys.stdout.flush(), sys.stderr.flush()
+    os._exit(rc or 0)
 sys.exit(rc or 0)
 """
 """Runs ``mrkit ARGS`` and reports the CPU seconds of the parent and of its workers (their
-sum), and the peak RSS of the parent and of the largest worker, on its last stderr line."""
+sum), and the peak RSS of the parent and of the largest worker, on its last stderr line;
+then ends as the ``mrkit`` console script does (``mrkit.cli.console``: no interpreter
+teardown when nothing is left for it to do), so that the wall time is a user's command's."""
 
 
 def cpu_run(args: list[str], repeat: int, timeout: float) -> tuple[float, float, float, float, float]:

@@ -5,7 +5,7 @@ Every ``bench_*.py`` uses it:
 * ``run(cmd, repeat, timeout)`` times a whole command (start-up included) ``repeat``
   times and keeps the median wall time (``Run.wall``), the output of the last run and
   whether it failed or timed out; ``mrkit(...)`` is the command line of this checkout's
-  mrkit (``python -m mrkit`` with ``src`` on ``PYTHONPATH``).
+  mrkit (what the ``mrkit`` console script runs, with ``src`` on ``PYTHONPATH``).
 * ``best_of(fn, repeat)`` times an in-process call and keeps the fastest run (on a
   shared 2-core machine single runs vary by 30%).
 * ``side_by_side(tools, repeat, timeout, base)`` runs several tools on one workload and
@@ -67,9 +67,17 @@ def reference_tool(name: str) -> str | None:
     return shutil.which(name)
 
 
+CONSOLE = "import sys; from mrkit.cli import console; sys.exit(console())"
+"""What the ``mrkit`` console script runs (pip >= 25 and uv generate these lines; the
+``mrkit.cli:console`` entry point of pyproject.toml)."""
+
+
 def mrkit(*args: str) -> list[str]:
-    """The command line of this checkout's mrkit (run it with ``env=mrkit_env()``)."""
-    return [sys.executable, "-m", "mrkit", *args]
+    """The command line of this checkout's mrkit (run it with ``env=mrkit_env()``): the
+    console script's lines (:data:`CONSOLE`) with ``src`` on the path, as a user's
+    ``mrkit ARGS`` runs them; not ``python -m mrkit``, whose ``runpy`` (importlib.util,
+    contextlib, ...) a user's command does not load."""
+    return [sys.executable, "-c", CONSOLE, *args]
 
 
 def mrkit_env(**extra: str) -> dict[str, str]:

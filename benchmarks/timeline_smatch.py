@@ -51,6 +51,17 @@ def _patch_forked(forked) -> None:
         return fork_workers(fn, count)
 
     forked.shared_map, forked._fork_workers = timed_map, timed_fork
+    forked.reap = _between(forked.reap, "reap start", "reap end")
+
+
+def _between(fn, before: str, after: str):
+    """``fn`` logging ``before`` when it is called and ``after`` when it returns."""
+    def run(*a, **k):
+        log(before)
+        out = fn(*a, **k)
+        log(after)
+        return out
+    return run
 
 
 def _patch_amr(amr) -> None:
@@ -72,15 +83,7 @@ def _patch_amr(amr) -> None:
 
 
 def _patch_common(common) -> None:
-    emit = common.emit_result
-
-    def timed(*a, **k):
-        log("emit start")
-        out = emit(*a, **k)
-        log("emit end")
-        return out
-
-    common.emit_result = timed
+    common.emit_result = _between(common.emit_result, "emit start", "emit end")
 
 
 PATCHES = {"mrkit.runtime.forked": _patch_forked, "mrkit.pipeline.amr": _patch_amr,
@@ -89,15 +92,17 @@ PATCHES = {"mrkit.runtime.forked": _patch_forked, "mrkit.pipeline.amr": _patch_a
 
 def _install() -> None:
     """Wrap the functions above when their modules are first imported (importing them here
-    would change what the run imports, and when)."""
-    import importlib.abc
-    import importlib.machinery
+    would change what the run imports, and when).  The finder is a plain class and finds
+    through the interpreter's own ``PathFinder``: ``importlib.abc`` would load 59 modules
+    (``re``, ``typing``, ``pathlib``, ...) that the command may not, and count them in its
+    start-up."""
+    path_finder = next(f for f in sys.meta_path if getattr(f, "__name__", "") == "PathFinder")
 
-    class Finder(importlib.abc.MetaPathFinder):
+    class Finder:
         def find_spec(self, name, path, target=None):
             if name not in PATCHES:
                 return None
-            spec = importlib.machinery.PathFinder.find_spec(name, path)
+            spec = path_finder.find_spec(name, path)
             exec_module = spec.loader.exec_module
 
             def patched(module):

@@ -12,8 +12,6 @@ Importing ``mrkit`` is cheap: the names below are loaded on first use (PEP 562),
 
 from __future__ import annotations
 
-import importlib
-
 __version__ = "0.1.0"
 
 # public name -> module (relative to this package) that defines it
@@ -32,7 +30,8 @@ def __getattr__(name: str):
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'mrkit' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
+    # importlib.import_module(module, __name__) without importing importlib (start-up, issue 14)
+    value = getattr(__import__(module[1:], globals(), None, ("__doc__",), 1), name)
     globals()[name] = value  # later look-ups skip this function
     return value
 

@@ -239,24 +239,32 @@ SEMA_JSON_MODULES = {
     "mrkit", "mrkit.errors", "mrkit.cli", "mrkit.codecs", "mrkit.codecs._after_import",  # main
     "mrkit.cli.quick_args", "mrkit.cli.score", "mrkit.cli.common",  # the command and its options
     "mrkit.metrics", "mrkit.metrics.registry", "mrkit.model", "mrkit.model.frozen",  # -m choices, options
-    "mrkit.runtime", "mrkit.runtime.executor", "mrkit.runtime.dask_executor",  # --executor choices
-    "mrkit.report", "mrkit.report.output", "mrkit.codecs._files",  # emit, atomic writes
-    "mrkit.pipeline", "mrkit.pipeline.amr", "mrkit.model.amr", "mrkit.codecs.registry",  # formats
+    "mrkit.runtime", "mrkit.runtime.executor",  # --executor choices, the serial executor
+    "mrkit.report", "mrkit.report.output", "mrkit.codecs._gc_paused",  # emit; gc paused while reading
+    "mrkit.pipeline", "mrkit.pipeline.amr_formats",  # --format choices, each file's format
+    "mrkit.model.inverted_roles",  # the -of roles that are no inversions (the reader's keep set)
     "mrkit.pipeline.amr_metrics", "mrkit.features", "mrkit.features.triples", "mrkit.features._triples",
     "mrkit.codecs.penman_units", "mrkit.codecs._cut",  # the coded reading
     "mrkit.metrics.amr", "mrkit.metrics.amr.sema", "mrkit.metrics.amr._sema", "mrkit.metrics.amr.kernels",
     "mrkit.metrics.result", "mrkit.aggregate", "mrkit.aggregate._lazy", "mrkit.aggregate.corpus",
-    "mrkit.aggregate.columns", "mrkit.aggregate.resampling", "mrkit.aggregate.prf",  # the result
+    "mrkit.aggregate.columns", "mrkit.aggregate.reducers",  # the result
     "mrkit.model.record",  # the result's base class (not a dataclass: dataclasses imports re)
     "mrkit.report.result", "mrkit.report.json_text",  # the JSON report
 }
 
 # standard-library modules the sema path may load beyond the interpreter's own start-up:
-# array (coded reading), gc (collections paused while reading), math (report), errno (file checks),
-# warnings (one line per warning), importlib (commands and metrics by name), collections
-SEMA_STDLIB = {"warnings", "importlib", "importlib._bootstrap", "importlib._bootstrap_external", "_collections",
-               "_functools", "_operator", "array", "gc", "math", "errno", "collections.abc",
-               "__future__", "keyword", "operator", "reprlib", "itertools", "functools", "collections", "types"}
+# array (coded reading, loaded without collections: mrkit.cli._array_without_collections),
+# gc (collections paused while reading), warnings (one line per warning),
+# __future__ (every module's ``from __future__ import annotations``)
+SEMA_STDLIB = {"warnings", "array", "gc", "__future__"}
+
+# modules the coded path of ``score`` must not load (issue 14, session 29): each costs
+# 0.1-2 ms of every run and no line that runs there needs it
+NOT_ON_THE_CODED_PATH = ("functools", "collections", "collections.abc", "reprlib", "operator", "keyword", "types",
+                         "importlib", "dataclasses", "re", "enum", "typing", "copy", "errno", "itertools",
+                         "mrkit.pipeline.amr", "mrkit.codecs.registry", "mrkit.runtime.dask_executor",
+                         "mrkit.model.amr", "mrkit.codecs._files",
+                         "mrkit.aggregate.resampling", "mrkit.aggregate.prf", "mrkit.features.labelled")
 
 
 def test_score_sema_loads_only_its_modules():
@@ -270,7 +278,49 @@ def test_score_sema_loads_only_its_modules():
     stdlib = set(probe(argv, "','.join(m for m in sys.modules if not m.startswith('mrkit'))").split(","))
     assert stdlib - start - {"encodings.ascii"} <= SEMA_STDLIB
     assert "argparse" not in stdlib and "gettext" not in stdlib
-    assert not {"re", "enum", "dataclasses", "copy"} & stdlib  # about 7 ms of a run (issue 14)
+    assert not {"re", "enum", "dataclasses", "copy", "math"} & stdlib  # about 7 ms of a run (issue 14)
+
+
+@pytest.mark.parametrize("metric", ["sema", "sembleu", "wlk", "simple"])
+@pytest.mark.parametrize("json", [True, False], ids=["json", "text"])
+def test_coded_score_loads_none_of_the_modules_it_does_not_run(metric, json):
+    """``score -m sema|sembleu|wlk|simple`` on PENMAN files: none of the modules that only
+    other paths run (resampling without --bootstrap/--against, the Dask executor, the
+    registry of codecs when the suffix says PENMAN, the graph pipeline of Smatch, the
+    labelled view) and none of the standard library they would bring."""
+    gold, system = EXAMPLES / "gold.amr", EXAMPLES / "system.amr"
+    if not gold.exists():
+        pytest.skip("example files not found")
+    argv = ["score", "-m", metric, str(gold), str(system), *(["--json"] if json else [])]
+    assert loaded(argv, NOT_ON_THE_CODED_PATH) == []
+    # math: only SemBLEU's corpus BLEU (exp, log) runs it
+    assert loaded(argv, ("math",)) == (["math"] if metric == "sembleu" else [])
+
+
+def test_listing_the_commands_loads_no_importlib_and_no_report():
+    """``mrkit --help``: argparse (and what it imports) but no ``importlib`` package, no
+    ``collections.abc`` array registration, nothing of a command's work."""
+    assert loaded(["--help"], ("importlib", "array", "math", "gc", "collections.abc", "mrkit.report",
+                               "mrkit.aggregate", "mrkit.runtime", "mrkit.pipeline")) == []
+
+
+def test_array_loaded_without_collections_is_the_usual_array():
+    """:func:`mrkit.cli._array_without_collections`: ``array`` loads without the package
+    ``collections``, is registered as a ``MutableSequence`` all the same, and a later
+    ``import collections.abc`` is the real module."""
+    code = """
+import sys
+from mrkit.cli import _array_without_collections
+_array_without_collections()
+import array
+assert "collections" not in sys.modules and "collections.abc" not in sys.modules
+import collections.abc, collections
+assert type(collections.deque) is type and collections.abc.__name__ == "collections.abc"
+print(isinstance(array.array("q"), collections.abc.MutableSequence), issubclass(array.array, collections.abc.Sequence))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={"PYTHONPATH": SRC, "PATH": ""}, check=True)
+    assert out.stdout.split() == ["True", "True"]
 
 
 @pytest.mark.parametrize("metric", ["sema", "sembleu"])
@@ -293,3 +343,30 @@ def test_plain_score_and_smatch_lines_do_not_load_argparse(argv):
         pytest.skip("example files not found")
     argv = [a.format(gold=gold, system=system) for a in argv]
     assert loaded(argv, ("argparse", "gettext", "locale", "mrkit.cli.parser")) == []
+
+
+# What ``mrkit smatch`` on the compiled path does not load (issue 14): the engine's settings
+# are written out (``align/config.py``), and the PENMAN codec with the graph model loads only
+# when a pair leaves the compiled path.  ``dataclasses`` brings ``re`` (with ``_sre`` and its
+# compiler), ``enum``, ``copy`` and ``weakref``: about 9 ms of every run, serial before the fork.
+SMATCH_CODED_ABSENT = ("dataclasses", "re", "_sre", "re._compiler", "enum", "copy", "weakref",
+                       "mrkit.model.graph", "mrkit.codecs.penman", "mrkit.codecs._patterns", "mrkit.codecs._penman")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_smatch_on_the_compiled_path_loads_no_dataclasses_re_or_graph_model(jobs):
+    gold, system = EXAMPLES / "gold.amr", EXAMPLES / "system.amr"
+    if not gold.exists():
+        pytest.skip("example files not found")
+    assert loaded(["smatch", str(gold), str(system), "-j", jobs], SMATCH_CODED_ABSENT) == []
+    # --per-pair takes the general path (records of each pair's mapping): the codec loads then
+    assert "mrkit.codecs.penman" in loaded(["smatch", str(gold), str(system), "--per-pair"], SMATCH_CODED_ABSENT)
+
+
+def test_smatch_of_a_corpus_with_two_processes_loads_no_dataclasses_re_or_graph_model():
+    from conftest import shared_path
+
+    sick = shared_path("amr", "bamboo", "sick")
+    argv = ["smatch", str(sick / "main_src.test.amr"), str(sick / "main_tgt.test.amr"), "-j", "2"]
+    # the forked executor ran (the parent scored a share and a worker the rest)
+    assert loaded(argv, SMATCH_CODED_ABSENT + ("mrkit.runtime.forked",)) == ["mrkit.runtime.forked"]

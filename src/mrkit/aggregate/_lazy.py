@@ -8,8 +8,6 @@ the first time it is used and from then on is numpy's own attribute."""
 
 from __future__ import annotations
 
-import importlib
-
 
 class _OnUse:
     def __init__(self, name: str) -> None:
@@ -19,7 +17,8 @@ class _OnUse:
     def __getattr__(self, attr: str):
         module = self._module
         if module is None:
-            module = self._module = importlib.import_module(self._name)
+            # importlib.import_module(name), without importing importlib at start-up
+            module = self._module = __import__(self._name, fromlist=("__doc__",))
         return getattr(module, attr)
 
 

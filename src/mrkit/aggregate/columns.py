@@ -95,7 +95,7 @@ class ColumnTable(RowTable):
             return None
         if self.known is None or self.known[0] is not scalar:
             return columns(self.columns)
-        from .resampling import OnUse
+        from .reducers import OnUse
 
         given = self.known[1]
         rest = None

@@ -26,7 +26,6 @@ import sys
 from array import array as typed_array
 
 from ._lazy import np  # numpy on first use: see RowTable
-from .resampling import bootstrap, paired_test
 from ..model.record import Record
 
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
@@ -313,6 +312,8 @@ class CorpusResult(Record):
     def bootstrap(self, samples: int = 1000, seed: int = 0, level: float = 0.95) -> dict[str, tuple[float, float]]:
         """Percentile intervals of the corpus statistics, resampling pairs."""
         table, reduce = self._stat_table()
+        from .resampling import bootstrap
+
         return bootstrap(table, reduce, samples, seed, level)
 
     def compare(self, other: "CorpusResult", samples: int = 1000, seed: int = 0,
@@ -327,6 +328,8 @@ class CorpusResult(Record):
             raise ValueError(f"pair {k + 1} is {self.ids[k]!r} for one system and {other.ids[k]!r} for the other")
         ta, reduce = self._stat_table()
         tb, _ = other._stat_table()
+        from .resampling import paired_test
+
         return paired_test(ta, tb, reduce, samples, seed, level)
 
     # ------------------------------------------------------------------ output

@@ -16,6 +16,10 @@ depend on the corpus being scored in chunks or in parallel.
 from __future__ import annotations
 
 from ._lazy import np  # numpy on first use: a small corpus's summary needs none
+# the reducers live in their own module (a run without --bootstrap/--against loads no resampling);
+# their names stay importable from here
+from .reducers import (OnUse, _mean_columns, _mean_scalar, _prf_columns, _prf_scalar, f_measure,  # noqa: F401
+                       mean_reduce, prf_reduce, ratio, recall_precision_reduce)
 
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
@@ -156,127 +160,3 @@ def paired_test(table_a: np.ndarray, table_b: np.ndarray, reduce: Reducer, sampl
         out[k] = {"difference": diff, "ci": interval(bv, level), "p_bootstrap": p_boot,
                   "p_randomization": (hits + 1) / (len(pv) + 1)}
     return out
-
-
-# ------------------------------------------------------------------ reducers
-
-def prf_reduce(sums: np.ndarray) -> dict[str, np.ndarray]:
-    """Columns (matched, gold, system) -> precision, recall, F1, with the convention of
-    :func:`mrkit.aggregate.prf.prf` (empty against empty is a perfect match)."""
-    sums = np.asarray(sums, dtype=np.float64)
-    m, g, s = sums[..., 0], sums[..., 1], sums[..., 2]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(s > 0, m / np.where(s > 0, s, 1), np.where(g == 0, 1.0, 0.0))
-        r = np.where(g > 0, m / np.where(g > 0, g, 1), np.where(s == 0, 1.0, 0.0))
-        f = np.where(g + s > 0, 2 * m / np.where(g + s > 0, g + s, 1), 1.0)
-    return {"precision": p, "recall": r, "f1": f}
-
-
-def _prf_scalar(sums) -> dict[str, float]:
-    """:func:`prf_reduce` of one row of sums, in plain Python: the same operations in the
-    same order, so the same bits."""
-    m, g, s = (float(x) for x in sums)
-    p = m / s if s > 0 else (1.0 if g == 0 else 0.0)
-    r = m / g if g > 0 else (1.0 if s == 0 else 0.0)
-    f = 2 * m / (g + s) if g + s > 0 else 1.0
-    return {"precision": p, "recall": r, "f1": f}
-
-
-class OnUse:
-    """A read-only mapping of named per-pair columns, each computed the first time it is
-    read (a summary reads ``f1`` alone: its mean; per-pair reports read them all).  Keys
-    keep their order; it reads like the dict it stands for."""
-
-    __slots__ = ("_make", "_done")
-
-    def __init__(self, make: dict) -> None:
-        self._make, self._done = make, {}  # name -> function of no argument; name -> column
-
-    def __getitem__(self, key: str):
-        done = self._done
-        if key not in done:
-            done[key] = self._make[key]()
-        return done[key]
-
-    def get(self, key: str, default=None):
-        return self[key] if key in self._make else default
-
-    def __contains__(self, key) -> bool:
-        return key in self._make
-
-    def __iter__(self):
-        return iter(self._make)
-
-    def __len__(self) -> int:
-        return len(self._make)
-
-    def keys(self):
-        return self._make.keys()
-
-    def items(self) -> list[tuple]:
-        return [(k, self[k]) for k in self._make]
-
-    def values(self) -> list:
-        return [self[k] for k in self._make]
-
-
-def _prf_columns(columns) -> OnUse:
-    """:func:`_prf_scalar` of every row of the columns (matched, gold, system) at once
-    (:class:`mrkit.aggregate.columns.ColumnTable`): the same operations, the same bits;
-    each statistic computed when it is first read (:class:`OnUse`)."""
-    # int64 columns stay ints: int / int of values below 2**53 is the division of their
-    # exact doubles, as the scalar's float / float
-    m, g, s = (c if getattr(c, "typecode", None) == "q" else list(map(float, c)) for c in columns)
-    return OnUse({
-        "precision": lambda: [mi / si if si > 0 else (1.0 if gi == 0 else 0.0) for mi, gi, si in zip(m, g, s)],
-        "recall": lambda: [mi / gi if gi > 0 else (1.0 if si == 0 else 0.0) for mi, gi, si in zip(m, g, s)],
-        "f1": lambda: [2 * mi / (gi + si) if gi + si > 0 else 1.0 for mi, gi, si in zip(m, g, s)],
-    })
-
-
-prf_reduce.scalar = _prf_scalar  # what mrkit.aggregate.corpus uses for small tables
-_prf_scalar.columns = _prf_columns
-
-
-def mean_reduce(sums: np.ndarray) -> dict[str, np.ndarray]:
-    """Columns (score, 1) -> the mean score, reported as ``f1`` (the headline)."""
-    sums = np.asarray(sums, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return {"f1": np.where(sums[..., 1] > 0, sums[..., 0] / np.where(sums[..., 1] > 0, sums[..., 1], 1), np.nan)}
-
-
-def _mean_scalar(sums) -> dict[str, float]:
-    """:func:`mean_reduce` of one row of sums, in plain Python (the same bits)."""
-    total, weight = (float(x) for x in sums)
-    return {"f1": total / weight if weight > 0 else float("nan")}
-
-
-def _mean_columns(columns) -> dict[str, list[float]]:
-    """:func:`_mean_scalar` of every row of the columns (score, weight) at once."""
-    return {"f1": [float(x) / float(w) if w > 0 else float("nan") for x, w in zip(*columns)]}
-
-
-mean_reduce.scalar = _mean_scalar
-_mean_scalar.columns = _mean_columns
-
-
-def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """``num / den`` with 0 for 0/0 (the CoNLL reference scorer's convention)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(den != 0, num / np.where(den != 0, den, 1), 0.0)
-
-
-def f_measure(recall: np.ndarray, precision: np.ndarray) -> np.ndarray:
-    """Harmonic mean, 0 when both are 0 (the reference scorer's convention)."""
-    s = recall + precision
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(s != 0, 2 * recall * precision / np.where(s != 0, s, 1), 0.0)
-
-
-def recall_precision_reduce(sums: np.ndarray) -> dict[str, np.ndarray]:
-    """Columns (recall numerator, recall denominator, precision numerator, precision
-    denominator) -> recall, precision, F1 (0/0 counts as 0, as the coreference scorers)."""
-    sums = np.asarray(sums, dtype=np.float64)
-    r = ratio(sums[..., 0], sums[..., 1])
-    p = ratio(sums[..., 2], sums[..., 3])
-    return {"precision": p, "recall": r, "f1": f_measure(r, p)}

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import sys
-import types
 import warnings
 
 from ..errors import InputError, MrkitError
@@ -183,7 +182,7 @@ def _stdout_gone() -> None:
         pass
 
 
-class _LazyInspect(types.ModuleType):
+class _LazyInspect(type(sys)):  # types.ModuleType, without importing types
     """What ``dataclasses`` sees as ``inspect`` (see :func:`_lazy_inspect`): the real
     module is imported at the first attribute asked for, and answers it."""
 
@@ -219,9 +218,38 @@ def _lazy_inspect() -> None:
     after_import("dataclasses", after, before)
 
 
+def _array_without_collections() -> None:
+    """``array`` registers its type as a ``collections.abc.MutableSequence`` when it is first
+    imported, and importing ``collections.abc`` loads the package ``collections`` (with
+    ``keyword``, ``operator``, ``reprlib``: about a millisecond of a ``mrkit score`` that
+    uses no other part of it).  While ``array``'s own code runs, ``sys.modules`` holds a
+    stand-in ``collections`` whose ``abc`` is ``_collections_abc`` (the module that
+    ``collections.abc`` re-exports: the same classes, so the registration is the usual one);
+    both leave ``sys.modules`` as soon as ``array`` is loaded, and a later ``import
+    collections`` is the real one."""
+    abc = sys.modules.get("_collections_abc")
+    if abc is None or "array" in sys.modules or "collections" in sys.modules:
+        return
+    from ..codecs._after_import import after_import
+
+    stand_in = type(sys)("collections")
+    stand_in.abc = abc
+
+    def before() -> None:
+        if "collections" not in sys.modules and "collections.abc" not in sys.modules:
+            sys.modules["collections"], sys.modules["collections.abc"] = stand_in, abc
+
+    def after(module) -> None:
+        if sys.modules.get("collections") is stand_in:
+            del sys.modules["collections"], sys.modules["collections.abc"]
+
+    after_import("array", after, before)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     _lazy_inspect()
+    _array_without_collections()
     if argv and argv[0] in QUICK:
         from .quick_args import quick_parse
 
@@ -288,10 +316,10 @@ def _main(args) -> int:
     _one_blas_thread()
     debug = bool(os.environ.get("MRKIT_DEBUG"))
     try:
-        from ..codecs._files import check_writable
-
         for attr in ("output", "plot"):  # every output path, checked before the work
             if isinstance(getattr(args, attr, None), str):
+                from ..codecs._files import check_writable
+
                 check_writable(getattr(args, attr))
         status = int(args._run(args) or 0)
         sys.stdout.flush()

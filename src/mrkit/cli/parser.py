@@ -6,7 +6,6 @@ more (start-up, issue 14)."""
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 import types
@@ -109,7 +108,7 @@ class _Commands(argparse._SubParsersAction):
 
 
 def _add_command(sub, name: str) -> argparse.ArgumentParser:
-    mod = importlib.import_module(f".{COMMANDS[name]}", __package__)
+    mod = __import__(COMMANDS[name], globals(), None, ("__doc__",), 1)  # importlib.import_module(".NAME")
     p = mod.add_parser(sub)
     p.set_defaults(_run=mod.run)
     return p

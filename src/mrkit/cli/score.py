@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..pipeline.amr import AMR_FORMATS
+from ..pipeline.amr_formats import AMR_FORMATS
 from .common import (add_engine_options, add_executor_options, add_format_option, add_output_options,
                      add_stats_options, check_stats, emit_result, engine_config, engine_options_given,
                      executor_of, raw_description, split_formats, statistics)
@@ -173,12 +173,14 @@ def _worth(args, opts: dict) -> bool:
     large enough (the pipeline's measure for Smatch); for the coded path of sema, sembleu,
     wlk and simple, on a gold file large enough for it."""
     from ..metrics.registry import declaration
-    from ..pipeline.amr import parallel_worth_it
-    from ..pipeline.amr_metrics import shared_worth_it
 
-    if declaration(args.metric).aligns:
-        return parallel_worth_it(args.gold)
-    return shared_worth_it(args.metric, args.gold, opts)
+    if not declaration(args.metric).aligns:
+        from ..pipeline.amr_metrics import shared_worth_it
+
+        return shared_worth_it(args.metric, args.gold, opts)
+    from ..pipeline.amr import parallel_worth_it
+
+    return parallel_worth_it(args.gold)
 
 
 def _report(args, res, ci, versus) -> int:

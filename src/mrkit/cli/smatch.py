@@ -123,28 +123,30 @@ def run(args) -> int:
             sub = subscore_files(gold, system, config=config, executor=executor, format=args.input_format,
                                  keep_records=args.per_pair, conventions=conventions)
             attach_subscores(result, sub, args.bootstrap, args.stats_seed, args.confidence)
-    d = args.digits
-    lines = []
-    if args.per_pair:
-        lines.append("pair\tid\tmatched\tgold\tsystem\tP\tR\tF1\tcertified")
-        for p in result.records:
-            cert = p.get("method", "yes") if p["certified"] else f"no (bound {p.get('bound', float('nan')):g})"
-            lines.append(f"{p['index'] + 1}\t{p['id']}\t{p['matched']:g}\t{p['gold']}\t{p['system']}\t"
-                         f"{p['precision']:.{d}f}\t{p['recall']:.{d}f}\t{p['f1']:.{d}f}\t{cert}")
-        lines.append("")
-    lines += _score_lines(result, d)
-    if len(golds) > 1:
-        lines.append(f"References: {len(golds)} gold files, per sentence the {args.multi_ref} "
-                     f"({'highest F1' if args.multi_ref == 'best' else 'mean of the counts'})")
-    if sub is not None:
-        lines += subscore_lines(result.detail, d)
-    header = {"gold": gold, "system": system}
-    if len(golds) > 1:
-        header["golds"] = golds
-    if not plain or just is not None:
-        header["conventions"] = conventions.to_dict()
-        header["just"] = just
-    emit_result(args, result, header, lines, ci, against, per_pair=args.per_pair)
+        # reported before the executor closes: a forked worker leaves while the report is
+        # written, instead of this process waiting for it first (serial time of -j 2)
+        d = args.digits
+        lines = []
+        if args.per_pair:
+            lines.append("pair\tid\tmatched\tgold\tsystem\tP\tR\tF1\tcertified")
+            for p in result.records:
+                cert = p.get("method", "yes") if p["certified"] else f"no (bound {p.get('bound', float('nan')):g})"
+                lines.append(f"{p['index'] + 1}\t{p['id']}\t{p['matched']:g}\t{p['gold']}\t{p['system']}\t"
+                             f"{p['precision']:.{d}f}\t{p['recall']:.{d}f}\t{p['f1']:.{d}f}\t{cert}")
+            lines.append("")
+        lines += _score_lines(result, d)
+        if len(golds) > 1:
+            lines.append(f"References: {len(golds)} gold files, per sentence the {args.multi_ref} "
+                         f"({'highest F1' if args.multi_ref == 'best' else 'mean of the counts'})")
+        if sub is not None:
+            lines += subscore_lines(result.detail, d)
+        header = {"gold": gold, "system": system}
+        if len(golds) > 1:
+            header["golds"] = golds
+        if not plain or just is not None:
+            header["conventions"] = conventions.to_dict()
+            header["just"] = just
+        emit_result(args, result, header, lines, ci, against, per_pair=args.per_pair)
     return 0
 
 

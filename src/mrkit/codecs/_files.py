@@ -9,12 +9,12 @@ through :func:`atomic_write` (:func:`check_writable` runs before any work), whic
 
 from __future__ import annotations
 
-import gc
 import os
 import stat
 import sys
 
 from ..errors import InputError, OutputError
+from ._gc_paused import gc_paused  # noqa: F401  (its own module: scoring without writing a file loads no more)
 
 TYPE_CHECKING = False  # typing, tempfile, signal and threading load when used: start-up of every command
 if TYPE_CHECKING:
@@ -304,29 +304,6 @@ def atomic_stream(path: str | os.PathLike) -> Iterator:
             except OSError:
                 pass
             raise
-
-
-class gc_paused:
-    """Pause the cyclic garbage collector while building many small objects
-    (``with gc_paused(): ...``).
-
-    Reading a corpus allocates hundreds of thousands of long-lived objects; every
-    generation-2 collection walks all of them, which made reading ten times slower.
-    Nothing mrkit builds is cyclic garbage, so reference counting frees it anyway.
-    (A class, not a generator under ``contextlib.contextmanager``: every scoring command
-    enters it, and contextlib need not be imported for that.)
-    """
-
-    __slots__ = ("_was",)
-
-    def __enter__(self) -> None:
-        self._was = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *exc) -> bool:
-        if self._was:
-            gc.enable()
-        return False
 
 
 def _open_error(exc: OSError, name: str) -> InputError:

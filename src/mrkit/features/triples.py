@@ -16,7 +16,7 @@ Duplicate triples are counted once.
 
 from __future__ import annotations
 
-from ..model.amr import NON_INVERTED_OF, normalize_relation
+from ..model.inverted_roles import NON_INVERTED_OF, normalize_relation
 from ..model.record import Record
 
 TYPE_CHECKING = False

@@ -20,9 +20,6 @@ mrkit stays cheap (no numpy here).
 
 from __future__ import annotations
 
-import importlib
-from itertools import islice
-
 from ..errors import MrkitError
 from ..model.frozen import Frozen, setfields
 
@@ -140,7 +137,7 @@ def get_metric(name: str) -> MetricFn:
         module = _MODULES.get(name)
         if module is None:
             raise MrkitError(f"unknown metric {name!r}; choose from {', '.join(available())}")
-        importlib.import_module(module)
+        __import__(module)  # importlib.import_module(module) without importing importlib
     return _METRICS[name]
 
 
@@ -237,7 +234,7 @@ def score(name: str, golds: Sequence[Graph], systems: Sequence[Graph], executor=
     that take one.  The cyclic garbage collector is paused meanwhile, as for Smatch: a
     metric builds many small acyclic objects and collections over a whole corpus only cost
     time."""
-    from ..codecs._files import gc_paused
+    from ..codecs._gc_paused import gc_paused
 
     fn = get_metric(name)
     check_options(name, options)
@@ -268,6 +265,8 @@ def through(executor, fn: Callable[[tuple], list], items: Sequence, *extra) -> l
     size = chunk_size(len(items), executor)
 
     def tasks() -> Iterator[tuple]:
+        from itertools import islice
+
         it = iter(items)
         while chunk := list(islice(it, size)):
             yield extra, chunk

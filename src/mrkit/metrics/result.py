@@ -117,7 +117,7 @@ def mean_column_scores(name: str, scores, ids: Sequence[str | None], details: di
     """:func:`mean_scores` of the scores given as an ``array.array`` of float64."""
     from array import array
 
-    from ..aggregate.resampling import mean_reduce
+    from ..aggregate.reducers import mean_reduce
 
     return column_scores(name, [scores, array("d", [1.0]) * len(scores)], ids, mean_reduce, MEAN_COLUMNS,
                          details)
@@ -134,6 +134,6 @@ def _integers(rows) -> bool:
 def mean_scores(name: str, per: Sequence[float], ids: Sequence[str | None],
                 details: dict | None = None) -> MetricScores:
     """The result of a metric whose corpus score is the mean of its pair scores."""
-    from ..aggregate.resampling import mean_reduce
+    from ..aggregate.reducers import mean_reduce
 
     return metric_scores(name, [(x, 1.0) for x in per], ids, mean_reduce, MEAN_COLUMNS, None, details)

@@ -27,24 +27,16 @@ role and every ``-of`` role except ``prep-...``; its exception set is written
 
 Roles are tested lower-cased and without a leading colon; the special cases (``mod``,
 prefixes) are compared as written (the scorers lower-case labels first).
+
+The role lists and the two functions on them (:data:`NON_INVERTED_OF`, :func:`is_inverted`,
+:func:`normalize_relation`) are written in :mod:`mrkit.model.inverted_roles` and exported
+here too.
 """
 
 from __future__ import annotations
 
 from .frozen import Frozen, setfields
-
-NON_INVERTED_OF = frozenset({"consist-of", "prep-on-behalf-of", "prep-out-of"})
-"""AMR roles that end in ``-of`` without being inversions (Smatch 1.0.4's exceptions)."""
-
-MRP_NON_INVERTED_OF = NON_INVERTED_OF | {"subset-of"}
-"""The ``-of`` roles the MRP conventions of mrkit do not invert."""
-
-
-def is_inverted(role: str, keep: frozenset[str] = NON_INVERTED_OF) -> bool:
-    """Whether ``role`` (any case, with or without colon) is an inversion: it ends in
-    ``-of``, has a base before it and is not one of ``keep``."""
-    r = role.lower().lstrip(":")
-    return r.endswith("-of") and r not in keep and len(r) > 3
+from .inverted_roles import MRP_NON_INVERTED_OF, NON_INVERTED_OF, is_inverted, normalize_relation  # noqa: F401
 
 
 class Inversion(Frozen):
@@ -92,13 +84,3 @@ MRP_NORMAL = Inversion("mrp-normal", MRP_NON_INVERTED_OF, ("prep-",), mod_domain
 """The ``normal`` label written when converting AMR to MRP."""
 MRP_SCORE = Inversion("mrp-score", MRP_NON_INVERTED_OF, mod_domain=True)
 """The MRP metric's reading of an AMR edge without ``normal``."""
-
-
-def normalize_relation(source: str, role: str, target: str,
-                       keep: frozenset[str] = NON_INVERTED_OF) -> tuple[str, str, str]:
-    """``(s, ARG0-of, t)`` -> ``(t, ARG0, s)``; other roles unchanged. Role lower-cased
-    (Smatch's convention, with ``keep`` its exceptions)."""
-    r = role.lower().lstrip(":")
-    if is_inverted(r, keep):
-        return target, r[:-3], source
-    return source, r, target

@@ -14,8 +14,6 @@ in order; ``mrp``: graphs paired by framework and id; ``document``: document gra
 
 from __future__ import annotations
 
-from itertools import islice
-
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Any, Callable, Iterable, Iterator, TypeVar
@@ -40,6 +38,8 @@ small enough to keep every worker busy and memory flat)."""
 
 def chunked(items: Iterable[T], size: int = CHUNK) -> Iterator[list[T]]:
     """Consecutive lists of ``size`` items (the last may be shorter)."""
+    from itertools import islice
+
     it = iter(items)
     while chunk := list(islice(it, size)):
         yield chunk

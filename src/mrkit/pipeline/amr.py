@@ -27,28 +27,24 @@ executor.
 from __future__ import annotations
 
 import os
-import sys
 from functools import lru_cache, reduce
 from itertools import zip_longest
 from operator import add
 
-from ..errors import InputError, MrkitError
+from ..errors import InputError
 from ..model.amr import NON_INVERTED_OF
 from . import CHUNK, chunked
+from .amr_formats import (AMR_FORMATS, STDIN, _check_paths, _formats, _label, _stdin_bytes,  # noqa: F401
+                          _stdin_head, input_format)
 
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
-    from typing import IO, Callable, Iterable, Iterator
+    from typing import Callable, Iterable, Iterator
 
     from ..model.graph import Graph  # annotations only: the coded metrics build no Graph
 
 if TYPE_CHECKING:  # the engine (and numpy) load only when pairs are scored
     from ..align import AlignConfig
-
-AMR_FORMATS = ("amr", "mrp")
-"""Input formats that hold sentence AMR graphs (PENMAN, MRP of framework ``amr``)."""
-
-STDIN = "-"
 
 PARALLEL_MIN_BYTES = 8_000_000
 """With the automatic executor (``-j 0``), a gold file smaller than this is scored in one
@@ -106,44 +102,6 @@ def cores_free() -> bool:
     except (AttributeError, OSError):  # no load average (Windows): trust the size
         return cores > 1
     return cores > 1 and load < cores - 0.5
-
-
-def input_format(path: str, format: str | None = None, head: bytes | None = None) -> str:
-    """``format`` if given, else the format guessed from ``path`` (PENMAN when nothing
-    tells); a format that cannot hold sentence AMR is an error naming the file."""
-    from ..codecs.registry import detect_format
-
-    fmt = format or detect_format(path, head) or "amr"
-    if fmt not in AMR_FORMATS:
-        raise InputError(f"{fmt} input cannot be scored by Smatch (AMR as PENMAN or MRP)",
-                         _label(path))
-    return fmt
-
-
-def _label(path: str) -> str:
-    return "<stdin>" if path == STDIN else str(path)
-
-
-def _stdin_bytes() -> IO[bytes]:
-    return sys.stdin.buffer
-
-
-def _check_paths(gold: str, system: str) -> None:
-    if gold == STDIN and system == STDIN:
-        raise MrkitError("only one of GOLD and SYSTEM can be '-' (standard input)")
-
-
-def _stdin_head(path: str, format: str | None) -> bytes | None:
-    """The first bytes of standard input, left unread (for guessing its format)."""
-    if path != STDIN or format is not None:
-        return None
-    peek = getattr(_stdin_bytes(), "peek", None)
-    return peek(4096)[:4096] if peek is not None else None
-
-
-def _formats(gold: str, system: str, format: str | None) -> tuple[str, str]:
-    _check_paths(gold, system)
-    return input_format(gold, format, _stdin_head(gold, format)), input_format(system, format, _stdin_head(system, format))
 
 
 # ------------------------------------------------------------------ reading graphs
@@ -289,9 +247,8 @@ def _score_texts(config, keep, record, glabel, slabel, k0, golds, systems) -> tu
     is the pair's result -- the score, triple counts and certificate the general way
     gives, without a Python object per node.  Any other pair (unusual PENMAN, an error, a
     search the first stage does not certify) goes the general way below."""
-    from ..codecs.penman import parse_block
-
     fast = _fast_path(config, keep, record)
+    parse_block = None  # the PENMAN codec (and the graph model) load when a pair needs them
     ids, cols, certs, bounds = [], ([], [], []), bytearray(), []
     matched, n_gold, n_system = (c.append for c in cols)
     records = [] if record else None
@@ -309,6 +266,8 @@ def _score_texts(config, keep, record, glabel, slabel, k0, golds, systems) -> tu
                     certs.append(1)
                     bounds.append(score)
                     continue
+        if parse_block is None:
+            from ..codecs.penman import parse_block
         g = parse_block(gstart, gtext, glabel, k)
         s = parse_block(sstart, stext, slabel, k)
         if len(g) != 1 or len(s) != 1:
@@ -448,9 +407,10 @@ def _preload(config: "AlignConfig", keep: frozenset[str], record: bool, executor
     """Import, before an executor forks its workers (at its first ``map``), the modules every
     worker needs for the compiled path: readers, the scanner's module, the two C kernels;
     each worker then shares them instead of importing them again."""
-    from ..codecs import penman, penman_units  # noqa: F401
+    from ..codecs import penman_units  # noqa: F401
 
-    _fast_path(config, keep, record)
+    if _fast_path(config, keep, record) is None:  # else the codec loads where a pair needs it
+        from ..codecs import penman  # noqa: F401
     # Not the general path (numpy, the engine: ~0.25 s to import, serial in the parent):
     # since the compiled stage runs the branch-and-bound too, no pair of SICK, STS or the
     # Little Prince needs it, and a worker that meets such a pair imports it on its own.

@@ -16,10 +16,9 @@ standard input, :func:`score_files` returns ``None`` and the caller takes the ge
 
 from __future__ import annotations
 
-import importlib
 import os
 
-from ..model.amr import NON_INVERTED_OF
+from ..model.inverted_roles import NON_INVERTED_OF
 
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
@@ -110,14 +109,14 @@ def score_files(metric: str, gold: str, system: str, format: str | None = None, 
     blocks that are not one graph each, ``MRKIT_PURE_PENMAN`` set).  The same result as
     reading the graphs and calling :func:`mrkit.metrics.registry.score`."""
     from ..metrics.registry import check_options
-    from .amr import STDIN, _formats
+    from .amr_formats import STDIN, _formats
 
     spec = FAST.get(metric)
     if spec is None or os.environ.get("MRKIT_PURE_PENMAN"):
         return None
     if _formats(gold, system, format) != ("amr", "amr") or STDIN in (gold, system):
         return None
-    from ..codecs._files import gc_paused
+    from ..codecs._gc_paused import gc_paused
 
     check_options(metric, options)
     with gc_paused():  # many small acyclic objects: collections only cost time
@@ -132,6 +131,8 @@ def score_files(metric: str, gold: str, system: str, format: str | None = None, 
         read = read_triple_pairs(gold, system, spec[2](options))
         if read is None:
             return None
+        import importlib
+
         fn = getattr(importlib.import_module(spec[0]), spec[1])
         ids, golds, systems = read
         return fn(golds, systems, ids, executor=executor, **options)
@@ -404,7 +405,7 @@ def shared_worth_it(metric: str, gold: str, options: dict) -> bool:
     """Whether ``-j 0`` runs the coded path of ``metric`` (with ``options``) on ``gold``
     on several processes (:data:`SHARED_MIN_BYTES`, :func:`core_free`); never for the
     other paths."""
-    from .amr import STDIN
+    from .amr_formats import STDIN
 
     coded = CODED.get(metric)
     if coded is None or gold == STDIN or not coded[0](options):

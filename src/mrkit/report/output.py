@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from ..codecs._files import atomic_write
-
 
 def emit(text: str, output: str | None) -> None:
     """Print to stdout (``output`` None or ``-``), or write the whole text atomically to a file
@@ -15,4 +13,6 @@ def emit(text: str, output: str | None) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
     else:
+        from ..codecs._files import atomic_write  # only for a file: printing loads none of it
+
         atomic_write(output, text)

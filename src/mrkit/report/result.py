@@ -8,8 +8,6 @@ what is common to every metric is written here once.
 
 from __future__ import annotations
 
-import math
-
 TYPE_CHECKING = False  # json, csv and typing load when a report needs them, not at start-up
 if TYPE_CHECKING:
     from typing import Any, Iterable
@@ -28,7 +26,7 @@ def _clean(obj: Any) -> Any:
             obj = obj.item()
         except (ValueError, TypeError):
             return obj
-    if isinstance(obj, float) and not math.isfinite(obj):  # NaN, inf: not JSON
+    if isinstance(obj, float) and obj - obj != 0.0:  # NaN, inf (not math.isfinite; math is not loaded): not JSON
         return None
     return obj
 
@@ -66,7 +64,7 @@ def rows_text(rows: Iterable[dict], fmt: str = "tsv") -> str:
         if isinstance(v, bool):
             return "true" if v else "false"
         if isinstance(v, float):
-            return "" if math.isnan(v) else repr(v)
+            return "" if v != v else repr(v)  # NaN: math.isnan without math
         return str(v)
 
     if fmt == "tsv":
@@ -86,7 +84,7 @@ def rows_text(rows: Iterable[dict], fmt: str = "tsv") -> str:
 
 
 def _num(v: float | None, d: int) -> str:
-    return "n/a" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{d}f}"
+    return "n/a" if v is None or (isinstance(v, float) and v != v) else f"{v:.{d}f}"  # v != v: NaN
 
 
 def statistics_lines(ci: dict | None, against: dict | None, d: int = 4, scale: float = 1.0) -> list[str]:

@@ -27,7 +27,6 @@ the tasks still in flight are cancelled.
 from __future__ import annotations
 
 import os
-from collections import deque
 
 from ..errors import MrkitError
 
@@ -41,7 +40,7 @@ INSTALL = "pip install 'mrkit[dask]'"
 def _call(fn: Callable[[Any], Any], task: Any) -> Any:
     """On a worker: ``fn(task)`` with the cyclic garbage collector paused (as every
     executor runs its tasks)."""
-    from ..codecs._files import gc_paused
+    from ..codecs._gc_paused import gc_paused
 
     with gc_paused():
         return fn(task)
@@ -141,6 +140,8 @@ class DaskExecutor:
                 yield from self.map(fn, tasks)
             return
         client = self.client
+        from collections import deque
+
         window = 2 * max(1, self.workers)
         pending: deque = deque()
         try:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections import deque
 
 from ..errors import MrkitError
 
@@ -51,7 +50,7 @@ class SerialExecutor:
     """Tasks may name files of this machine (a pipeline then sends byte ranges, not text)."""
 
     def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
-        from ..codecs._files import gc_paused
+        from ..codecs._gc_paused import gc_paused
 
         for task in tasks:
             with gc_paused():
@@ -66,7 +65,7 @@ class SerialExecutor:
 
 
 def _call(args: tuple) -> Any:
-    from ..codecs._files import gc_paused
+    from ..codecs._gc_paused import gc_paused
 
     fn, task = args
     with gc_paused():
@@ -116,6 +115,8 @@ class ProcessExecutor:
             return
         if self._pool is None:
             self._start()
+        from collections import deque
+
         window = 2 * self.workers
         pending: deque = deque()
         for task in tasks:
@@ -152,7 +153,9 @@ class ProcessExecutor:
             return
         if self._pool is None:
             self._start(self.workers - 1)
-        from ..codecs._files import gc_paused
+        from collections import deque
+
+        from ..codecs._gc_paused import gc_paused
 
         window = 2 * (self.workers - 1)
         pending: deque = deque()  # in task order: AsyncResult, or (value, exception) run here
@@ -218,10 +221,20 @@ busy 2-core machine, workers were slower than one process (wsj EDS 89 pairs 1.4 
 -j 1, 2.0-3.0 s with -j 2; lpps 500 pairs 2.8 s vs 4.9 s).  Smatch on files decides by the
 gold file's size instead (:data:`mrkit.pipeline.amr.PARALLEL_MIN_BYTES`)."""
 
-from .dask_executor import DaskExecutor  # noqa: E402 (dask itself loads only when a cluster starts)
+KINDS = ("auto", "serial", "processes", "dask")
+"""``--executor`` choices: ``auto`` and the keys of :data:`EXECUTORS`."""
 
-EXECUTORS: dict[str, type] = {"serial": SerialExecutor, "processes": ProcessExecutor, "dask": DaskExecutor}
-KINDS = ("auto", *EXECUTORS)
+
+def __getattr__(name: str):
+    # the Dask executor's module loads when a run asks for it (start-up, issue 14; dask
+    # itself loads only when a cluster starts)
+    if name in ("DaskExecutor", "EXECUTORS"):
+        from .dask_executor import DaskExecutor
+
+        globals()["DaskExecutor"] = DaskExecutor
+        globals()["EXECUTORS"] = {"serial": SerialExecutor, "processes": ProcessExecutor, "dask": DaskExecutor}
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def make_executor(kind: str = "auto", workers: int = 0, *, parallel_worth_it: bool = False,
@@ -243,6 +256,8 @@ def make_executor(kind: str = "auto", workers: int = 0, *, parallel_worth_it: bo
     if (scheduler or client is not None) and kind not in ("auto", "dask"):
         raise MrkitError(f"--scheduler is an address of a dask cluster: it needs --executor dask, not {kind}")
     if kind == "dask" or (kind == "auto" and (scheduler or client is not None)):
+        from .dask_executor import DaskExecutor
+
         return DaskExecutor(workers, scheduler=scheduler, client=client)
     if kind == "auto":
         if workers == 1 or (workers == 0 and not parallel_worth_it) or (os.cpu_count() or 1) == 1 and workers == 0:
@@ -250,4 +265,4 @@ def make_executor(kind: str = "auto", workers: int = 0, *, parallel_worth_it: bo
         return ProcessExecutor(workers)
     if kind == "serial":
         return SerialExecutor()
-    return EXECUTORS[kind](workers)
+    return ProcessExecutor(workers)

@@ -16,13 +16,12 @@ def compiled(module: str, name: str, pure: str):
     or the environment variable ``pure`` (or ``MRKIT_PURE_CODES``) is set."""
     key = (module, name, pure)
     if key not in _COMPILED:
-        import importlib
         import os
 
         fn = None
         if not (os.environ.get(pure) or os.environ.get("MRKIT_PURE_CODES")):
             try:
-                fn = getattr(importlib.import_module(module), name)
+                fn = getattr(__import__(module, fromlist=("__doc__",)), name)  # importlib.import_module
             except (ImportError, AttributeError):
                 fn = None
         _COMPILED[key] = fn

@@ -39,7 +39,7 @@ from ...codecs.vectors import Embeddings, get_embeddings
 from ...model.graph import Graph
 from ...align.problem import unary_matrix
 from ...features.labelled import check_pairs
-from ...aggregate.resampling import prf_reduce
+from ...aggregate.reducers import prf_reduce
 from ..registry import register, through
 from ..result import MetricScores
 from .smatch import PairScore, SmatchResult

@@ -24,14 +24,11 @@ On graphs without such repeated patterns mrkit equals 9a4911c.
 
 from __future__ import annotations
 
-from collections import deque
-
-from ...model.amr import NON_INVERTED_OF
+from ...model.inverted_roles import NON_INVERTED_OF
 from ...features.triples import Triples, triples
-from ...aggregate.resampling import prf_reduce
+from ...aggregate.reducers import prf_reduce
 from ..registry import pair_rows, register
 from ..result import MetricScores, column_scores, metric_scores
-from ...aggregate.prf import prf
 
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
@@ -84,6 +81,8 @@ def sema_triple_counts(tg: Triples, ts: Triples) -> tuple[int, int, int]:
     # relations grouped by source node, in node order, as the reference reads them
     # relations grouped by source node, in node order, as the reference reads them; a
     # system triple takes the first unused gold triple that fits (queues by key: linear)
+    from collections import deque
+
     free: dict[tuple, deque] = {}
     for pg, role, chg in sorted(tg.relations, key=lambda r: r[0]):
         free.setdefault((role, cg[pg], cg[chg]), deque()).append((pg, chg))
@@ -106,6 +105,8 @@ def sema_triple_counts(tg: Triples, ts: Triples) -> tuple[int, int, int]:
 
 def sema_pair(gold: Graph, system: Graph) -> tuple[float, float, float]:
     """Precision, recall, F1 of one pair."""
+    from ...aggregate.prf import prf
+
     return prf(*sema_counts(gold, system))
 
 

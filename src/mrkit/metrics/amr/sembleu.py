@@ -24,7 +24,6 @@ parentless node, mrkit from every node.
 from __future__ import annotations
 
 import math
-from collections import Counter
 
 from ...features.triples import Triples
 from ...model.record import Record
@@ -33,6 +32,7 @@ from ..result import MetricScores, column_scores, metric_scores
 
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
+    from collections import Counter
     from typing import Sequence
 
     from ...features.labelled import LabelledGraph
@@ -92,6 +92,8 @@ def reference_view(graph: Graph) -> LabelledGraph:
 def graph_ngrams(lg: LabelledGraph, k: int = 3, reference: bool = False) -> NgramStats:
     """n-grams of a graph up to ``k``; ``reference``: only from the nodes reachable from
     the parentless nodes (:func:`reachable_from_roots`), as the reference does."""
+    from collections import Counter
+
     if k > 3:
         raise ValueError("SemBLEU n-grams are defined up to n = 3")
     labels = lg.labels
@@ -122,6 +124,8 @@ def graph_ngrams(lg: LabelledGraph, k: int = 3, reference: bool = False) -> Ngra
 
 def _bleu(stats: Sequence[tuple[NgramStats, NgramStats]], weights: Sequence[float]) -> float:
     """BLEU of (reference, hypothesis) n-gram statistics, summed over the pairs."""
+    from collections import Counter
+
     num: Counter = Counter()
     den: Counter = Counter()
     hyp_len = ref_len = 0
@@ -230,6 +234,8 @@ def triples_keep(reference: bool = False) -> frozenset[str]:
 
 
 def _row(gold: LabelledGraph, system: LabelledGraph, k: int, reference: bool) -> list[int]:
+    from collections import Counter
+
     ref = graph_ngrams(gold, k, reference)
     hyp = graph_ngrams(system, k, reference)
     num, den = [0] * k, [0] * k

@@ -14,11 +14,8 @@ such as ``i`` or ``he`` when a space follows it).
 
 from __future__ import annotations
 
-from collections import Counter
-
-from ...features.labelled import LabelledGraph, check_pairs, labelled_from_triples, labelled_graph
 from ...features.triples import Triples
-from ...aggregate.resampling import mean_reduce
+from ...aggregate.reducers import mean_reduce
 from ..registry import pair_rows, register
 from ..result import MEAN_COLUMNS, MetricScores, mean_column_scores, mean_scores
 
@@ -26,10 +23,15 @@ TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Sequence
 
+    from collections import Counter
+
+    from ...features.labelled import LabelledGraph  # the coded path reads no labelled view (start-up)
     from ...model.graph import Graph  # annotations only: the coded path builds no Graph
 
 
 def label_bag(lg: LabelledGraph) -> Counter:
+    from collections import Counter
+
     bag = Counter(lg.labels)
     bag.update(":" + r for _, r, _ in lg.edges)
     return bag
@@ -44,11 +46,15 @@ def jaccard(a: Counter, b: Counter, bags: bool = False) -> float:
 
 
 def simple_pair(gold: Graph, system: Graph, bags: bool = False) -> float:
+    from ...features.labelled import labelled_graph
+
     return jaccard(label_bag(labelled_graph(gold)), label_bag(labelled_graph(system)), bags)
 
 
 def simple_triples_pair(gold: Triples, system: Triples, bags: bool = False) -> float:
     """:func:`simple_pair` of a pair given by its Smatch triples."""
+    from ...features.labelled import labelled_from_triples
+
     return jaccard(label_bag(labelled_from_triples(gold)), label_bag(labelled_from_triples(system)), bags)
 
 
@@ -57,6 +63,8 @@ def simple_metric(golds: Sequence[Graph], systems: Sequence[Graph], bags: bool =
                   executor=None) -> MetricScores:
     """Per pair: Jaccard of the label sets; corpus: their mean.  Pairs run in chunks
     through ``executor`` (default: this process)."""
+    from ...features.labelled import check_pairs
+
     check_pairs(golds, systems)
     per = pair_rows(simple_pair, golds, systems, executor, bags=bags)
     return mean_scores("simple", per, [g.id for g in golds], {"bags": bags, "corpus": "mean of pairs"})
@@ -65,6 +73,8 @@ def simple_metric(golds: Sequence[Graph], systems: Sequence[Graph], bags: bool =
 def simple_from_triples(golds: Sequence[Triples], systems: Sequence[Triples], ids: Sequence[str | None],
                         bags: bool = False, executor=None) -> MetricScores:
     """:func:`simple_metric` of pairs given by their Smatch triples and ids: the same result."""
+    from ...features.labelled import check_pairs
+
     check_pairs(golds, systems)
     per = pair_rows(simple_triples_pair, golds, systems, executor, bags=bags)
     return mean_scores("simple", per, ids, {"bags": bags, "corpus": "mean of pairs"})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ...aggregate.resampling import prf_reduce
+from ...aggregate.reducers import prf_reduce
 from ...align import AlignConfig
 from ...errors import InputError
 from ...features.triples import triples

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...aggregate.resampling import prf_reduce
+from ...aggregate.reducers import prf_reduce
 from ...align import AlignConfig
 from ...features import subscores as fs
 from ...features.conventions import Conventions

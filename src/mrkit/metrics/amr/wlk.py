@@ -26,11 +26,8 @@ parts, 7.6 GB in all); memory is linear in the size of the graphs.
 
 from __future__ import annotations
 
-import math
-
-from ...features.labelled import LabelledGraph, check_pairs, labelled_from_triples, labelled_graph, to_levi
 from ...features.triples import Triples
-from ...aggregate.resampling import mean_reduce
+from ...aggregate.reducers import mean_reduce
 from ..registry import pair_rows, register
 from ..result import MEAN_COLUMNS, MetricScores, mean_column_scores, mean_scores
 
@@ -38,12 +35,15 @@ TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
     from typing import Sequence
 
+    from ...features.labelled import LabelledGraph  # the coded path reads no labelled view (start-up)
     from ...model.graph import Graph  # annotations only: the coded path builds no Graph
 
 
 def levi_graph(lg: LabelledGraph) -> LabelledGraph:
     """The edge-to-node transform with role nodes labelled ``:role`` (distinct from
     every concept and constant label, which never start with a colon)."""
+    from ...features.labelled import to_levi
+
     lv = to_levi(lg)
     n = len(lg.labels)
     lv.labels[n:] = [":" + r for r in lv.labels[n:]]
@@ -82,6 +82,8 @@ def wl_features_pair(a: LabelledGraph, b: LabelledGraph, k: int = 2) -> tuple[li
 def wl_features(lg: LabelledGraph, k: int = 2) -> list[set]:
     """The feature sets of rounds 0..k of one graph (see :func:`wl_features_pair`; the
     numbers of rounds >= 1 are only comparable within one call)."""
+    from ...features.labelled import LabelledGraph
+
     return wl_features_pair(lg, LabelledGraph([]), k)[0]
 
 
@@ -103,15 +105,21 @@ def _cosine(dot: float, na: float, nb: float) -> float:
         return 1.0
     if na == 0 or nb == 0:
         return 0.0
+    import math
+
     return min(1.0, dot / math.sqrt(na * nb))
 
 
 def wlk_pair(gold: Graph, system: Graph, k: int = 2, edge_to_node: bool = False) -> float:
+    from ...features.labelled import labelled_graph
+
     return _wlk_labelled(labelled_graph(gold), labelled_graph(system), k, edge_to_node)
 
 
 def wlk_triples_pair(gold: Triples, system: Triples, k: int = 2, edge_to_node: bool = False) -> float:
     """:func:`wlk_pair` of a pair given by its Smatch triples."""
+    from ...features.labelled import labelled_from_triples
+
     if not edge_to_node:
         fn = _compiled()
         if fn is not None:
@@ -204,6 +212,8 @@ def wlk_metric(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 2,
                edge_to_node: bool = False, executor=None) -> MetricScores:
     """Per pair: WLK cosine; corpus: mean of pairs.  Pairs run in chunks through
     ``executor`` (default: this process)."""
+    from ...features.labelled import check_pairs
+
     check_pairs(golds, systems)
     per = pair_rows(wlk_pair, golds, systems, executor, k=k, edge_to_node=edge_to_node)
     return mean_scores("wlk", per, [g.id for g in golds],
@@ -213,6 +223,8 @@ def wlk_metric(golds: Sequence[Graph], systems: Sequence[Graph], k: int = 2,
 def wlk_from_triples(golds: Sequence[Triples], systems: Sequence[Triples], ids: Sequence[str | None],
                      k: int = 2, edge_to_node: bool = False, executor=None) -> MetricScores:
     """:func:`wlk_metric` of pairs given by their Smatch triples and ids: the same result."""
+    from ...features.labelled import check_pairs
+
     check_pairs(golds, systems)
     per = pair_rows(wlk_triples_pair, golds, systems, executor, k=k, edge_to_node=edge_to_node)
     return mean_scores("wlk", per, ids, {"k": k, "edge_to_node": edge_to_node, "corpus": "mean of pairs"})

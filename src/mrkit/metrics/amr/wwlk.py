@@ -68,7 +68,7 @@ from ...errors import InputError
 from ...model.graph import Graph
 from ...features.labelled import LabelledGraph, check_pairs, labelled_graph
 from .wlk import levi_graph
-from ...aggregate.resampling import mean_reduce
+from ...aggregate.reducers import mean_reduce
 from ..registry import register
 from ..result import MEAN_COLUMNS, MetricScores, mean_scores
 
