@@ -29,7 +29,7 @@ sembleu -k and --reference; wlk -k and --edge-to-node; wwlk --vectors, -k, --dir
 of graphs together in this process) in worker processes.  By default (-j 0) smatch and
 s2match use them on a PENMAN gold file of 8 MB or more (on MRP input or standard input,
 on 1000 pairs or more); sema, sembleu, wlk and simple on two PENMAN files (sembleu
-without --reference, wlk without --edge-to-node) on a gold file of 1 MB or more, where
+without --reference, wlk without --edge-to-node) on a gold file of 3 MB or more, where
 -j 2 is this process and one forked worker that read and count chunks of the pairs in
 turn; both only when a second core is free (smatch and s2match: a load average below
 the cores - 0.5; sema, sembleu, wlk and simple: at most the cores - 1).

@@ -31,13 +31,18 @@ serial path's (:data:`mrkit.pipeline.amr_metrics.WINDOW`).  Small, so that the w
 start early: cutting both SICK files (1.15 MB each) takes ~2.5 ms, their first 64 KB
 ~0.12 ms."""
 
-TASK_MIN = 64
-"""The fewest pairs in a task (but the last ones of a window)."""
+TASK_MIN = 256
+"""The fewest pairs in a task (but the last ones of a window).  The compiled reader interns a
+task's strings afresh, so that its time per pair falls with the task's size (SICK, SEMA,
+under load: 4.2 us a pair in tasks of 64 pairs, 3.3 in 256, 2.9 in 1,024)."""
 
-TASK_MAX = 1024
-"""The most pairs in a task (~2 ms of SICK pairs): the memory a process holds for a task
-stays small on any corpus, and a task's own cost (its units and values through pipes,
-~30 us) stays a small share."""
+TASK_MAX = 4096
+"""The most pairs in a task (~10 ms of SICK pairs): the memory a process holds for a task
+stays small on any corpus."""
+
+GUIDE = 2
+"""A task holds ``1 / (GUIDE * processes)`` of the pairs estimated left (guided
+self-scheduling), between :data:`TASK_MIN` and :data:`TASK_MAX`."""
 
 
 class _Pieces:
@@ -102,9 +107,9 @@ def _task_values(metric: str, keep: frozenset[str], options: dict, pieces: _Piec
 class _Tasks:
     """The tasks of two files: their windows cut as the serial path cuts them
     (:func:`mrkit.pipeline.amr_metrics._unit_batches`), the first ones on :meth:`prime`
-    (before the fork), and tasks of pairs drawn from them, sized by guided self-scheduling:
-    an eighth (with two processes) of the pairs estimated left, so that no process waits
-    long for the other's last task."""
+    (before the fork), and tasks of pairs drawn from them, sized by guided self-scheduling
+    (:data:`GUIDE`): large first, small at the end, so that no process waits long for the
+    other's last task."""
 
     def __init__(self, gold: str, system: str, pieces: _Pieces, parts: int) -> None:
         from ..codecs.penman_units import unit_pieces
@@ -148,7 +153,7 @@ class _Tasks:
                 return
             g, s = self.cur
             avail = min(len(g[1]) - g[2], len(s[1]) - s[2]) // 24
-            n = min(avail, max(TASK_MIN, min(TASK_MAX, amr_metrics.BATCH, self._left(k) // (4 * self.parts))))
+            n = min(avail, max(TASK_MIN, min(TASK_MAX, amr_metrics.BATCH, self._left(k) // (GUIDE * self.parts))))
             task = (k, (g[0], g[1][g[2]:g[2] + 24 * n].tobytes()), (s[0], s[1][s[2]:s[2] + 24 * n].tobytes()))
             g[2] += 24 * n
             s[2] += 24 * n
@@ -188,8 +193,9 @@ def score_shared(metric: str, gold: str, system: str, keep: frozenset[str], exec
     try:
         tasks.prime()  # the first windows, before the fork: the workers hold them
         # the compiled reader and the kernel loaded before the fork too
-        from ..features.triples import pair_codes_units  # noqa: F401
+        from ..features.triples import pair_codes_units
 
+        pair_codes_units((b"", 0, b""), (b"", 0, b""), keep)
         amr_metrics.CODED[metric][1](b"", 0, options)
         w = amr_metrics.CODED[metric][4](options)
         flat = None

@@ -376,17 +376,16 @@ def score_coded(metric: str, gold: str, system: str, keep: frozenset[str], execu
     return _score_batches(metric, _block_batches(gold, system, keep), gold, system, keep, options)
 
 
-SHARED_MIN_BYTES = 1_000_000
+SHARED_MIN_BYTES = 3_000_000
 """With the automatic executor (``-j 0``), the coded path runs on two processes (or as many
 as there are cores) from a gold file of this many bytes on, when a whole core is free
-(:func:`core_free`); below it, in this one.  Session 29 (2 shared cores, whole commands,
-runs interleaved, medians of 11-21): -j 2 against -j 1 on SICK (1.15 MB) 50.3 against 56.5
-ms for SEMA and 63.3 against 72.4 for WLK, on SICK x2 72.1 against 83.0 and 84.1 against
-103.9, when the other engineers' jobs had just stopped (load 1.4 and falling); but 0.25-0.5
-MB prefixes of SICK were 2-10 ms slower with -j 2 at every load measured (the fork, the
-worker's first pages and the imports of the shared map cost ~3-5 ms), and with one core
-kept busy by another job (load 1.2-1.9 for minutes) -j 2 was 6-10 ms slower on SICK and x2
-too.  benchmarks/README.md, "Session 29"."""
+(:func:`core_free`); below it, in this one.  Session 29, after lean's start-up cuts
+(``bench_altmetrics.py --parallel --repeat 11``, whole commands, runs interleaved, load
+0.3-0.7): -j 2 against -j 1 was 0.72-0.93x on a 0.29 MB prefix of SICK, 0.77-1.07x on SICK
+(1.15 MB), 0.94-1.03x on SICK x2 (2.3 MB) and 1.22-1.30x on SICK x5 (5.75 MB); its fixed
+cost (the fork, the worker's first pages and calls, the imports of the shared map) is ~5-7
+ms against ~2.5 us of work a pair.  With one core kept busy by another job (load 1.2-1.9)
+-j 2 was 6-10 ms slower on SICK and x2.  benchmarks/README.md, "Session 29"."""
 
 
 def core_free() -> bool:
