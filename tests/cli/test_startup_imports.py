@@ -350,7 +350,11 @@ def test_plain_score_and_smatch_lines_do_not_load_argparse(argv):
 # when a pair leaves the compiled path.  ``dataclasses`` brings ``re`` (with ``_sre`` and its
 # compiler), ``enum``, ``copy`` and ``weakref``: about 9 ms of every run, serial before the fork.
 SMATCH_CODED_ABSENT = ("dataclasses", "re", "_sre", "re._compiler", "enum", "copy", "weakref",
-                       "mrkit.model.graph", "mrkit.codecs.penman", "mrkit.codecs._patterns", "mrkit.codecs._penman")
+                       "mrkit.model.graph", "mrkit.codecs.penman", "mrkit.codecs._patterns", "mrkit.codecs._penman",
+                       # pipeline/amr.py's cache, chunk function and bound sum without functools/operator;
+                       # the reducers, gc pause and -of roles from their own small modules
+                       "functools", "collections", "operator", "itertools", "reprlib", "keyword",
+                       "mrkit.aggregate.resampling", "mrkit.codecs._files", "mrkit.model.amr")
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

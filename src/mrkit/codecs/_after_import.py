@@ -62,8 +62,25 @@ class _Finder:
             run(module)
             hook(module)
 
+        if isinstance(loader, type):  # a built-in or frozen module: its loader is a class
+            spec.loader = _Hooked(loader, exec_module)  # shared by every such module: not patched
+            return spec
         try:
             loader.exec_module = exec_module  # this spec's own loader object
         except AttributeError:  # a loader without instance attributes: the import as usual
             pass
         return spec
+
+
+class _Hooked:
+    """The loader of one built-in or frozen module (``array`` is built in on Debian's
+    Python) whose ``exec_module`` calls the hooks; everything else is its class loader's."""
+
+    def __init__(self, loader: type, exec_module: Callable[[ModuleType], None]) -> None:
+        self._loader, self.exec_module = loader, exec_module
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def __getattr__(self, name: str):
+        return getattr(self._loader, name)

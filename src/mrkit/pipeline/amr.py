@@ -27,12 +27,9 @@ executor.
 from __future__ import annotations
 
 import os
-from functools import lru_cache, reduce
-from itertools import zip_longest
-from operator import add
 
 from ..errors import InputError
-from ..model.amr import NON_INVERTED_OF
+from ..model.inverted_roles import NON_INVERTED_OF
 from . import CHUNK, chunked
 from .amr_formats import (AMR_FORMATS, STDIN, _check_paths, _formats, _label, _stdin_bytes,  # noqa: F401
                           _stdin_head, input_format)
@@ -154,6 +151,8 @@ def iter_amr_pairs(gold: str, system: str, format: str | None = None) -> Iterato
 
 
 def _pairs(gold: str, system: str, gfmt: str, sfmt: str) -> Iterator[tuple[Graph, Graph]]:
+    from itertools import zip_longest
+
     n = 0
     gs, ss = _graphs(gold, gfmt), _graphs(system, sfmt)
     for g, s in zip_longest(gs, ss):
@@ -192,10 +191,22 @@ def _fast_path(config: "AlignConfig", keep: frozenset[str], record: bool):
     pure-Python reader forced by ``MRKIT_PURE_PENMAN``, ``MRKIT_NO_FAST_SMATCH`` set)."""
     if record or os.environ.get("MRKIT_PURE_PENMAN") or os.environ.get("MRKIT_NO_FAST_SMATCH"):
         return None
-    return _fast_path_of(config, frozenset(keep))
+    key = (config, frozenset(keep))
+    try:
+        return _FAST_PATHS[key]
+    except KeyError:
+        pass
+    if len(_FAST_PATHS) >= 8:  # a few configurations per process: no unbounded growth
+        _FAST_PATHS.clear()
+    fast = _FAST_PATHS[key] = _fast_path_of(*key)
+    return fast
 
 
-@lru_cache(maxsize=8)
+_FAST_PATHS: dict = {}
+""":func:`_fast_path_of` per ``(config, keep)`` (a dict, not functools' cache: the smatch
+path loads no functools)."""
+
+
 def _fast_path_of(config: "AlignConfig", keep: frozenset[str]):
     try:
         from ..align import _kernel
@@ -226,8 +237,8 @@ def _score_units(task: tuple) -> tuple | None:
 
 def _score_units_of(config: "AlignConfig", keep: frozenset[str], record: bool, labels: tuple[str, str],
                     paths: tuple[str, str], items: tuple[int, bytes, bytes]) -> tuple | None:
-    """:func:`_score_units` with the run's settings apart from the chunk ``items`` (bound with
-    ``functools.partial``: a task is then plain ints and bytes, which travel without pickle,
+    """:func:`_score_units` with the run's settings apart from the chunk ``items`` (bound by
+    :class:`_UnitsScorer`: a task is then plain ints and bytes, which travel without pickle,
     ``runtime/forked.py``)."""
     from ..codecs.penman_units import unit_texts
 
@@ -235,6 +246,18 @@ def _score_units_of(config: "AlignConfig", keep: frozenset[str], record: bool, l
     golds = unit_texts(gpath, glabel, gunits)
     systems = unit_texts(spath, slabel, sunits)
     return _score_texts(config, keep, record, glabel, slabel, k0, golds, systems)
+
+
+class _UnitsScorer:
+    """:func:`_score_units_of` with every argument but the chunk bound (what
+    ``functools.partial`` would give, without loading functools and collections on the
+    smatch path; picklable for executors that send it)."""
+
+    def __init__(self, *settings) -> None:
+        self.settings = settings
+
+    def __call__(self, items: tuple[int, bytes, bytes]) -> tuple | None:
+        return _score_units_of(*self.settings, items)
 
 
 def _score_texts(config, keep, record, glabel, slabel, k0, golds, systems) -> tuple | None:
@@ -287,7 +310,7 @@ def _packed(ids: list, cols: tuple, certs: bytearray, bounds: list, records) -> 
     from array import array
 
     from ..aggregate.columns import chunk_values
-    from ..aggregate.resampling import prf_reduce
+    from ..aggregate.reducers import prf_reduce
 
     joined = "\n".join(ids)
     if joined.count("\n") == len(ids) - 1 and ids:
@@ -530,7 +553,8 @@ def _collect(results: Iterable[tuple | None], new_collector: Callable, progress)
             collector = new_collector()
         ids, columns, sums, certs, bounds, values, records = _unpacked(chunk)
         collector.add_columns(ids, columns, certs, values, records, sums)
-        bound = reduce(add, bounds, bound)  # pair after pair, as `bound += b` (not sum())
+        for b in bounds:  # pair after pair (not sum(): the same float as serial)
+            bound += b
         if progress is not None:
             progress(len(ids))
     return collector if collector is not None else new_collector(), bound
@@ -543,7 +567,7 @@ def _smatch_stream(gold, system, gfmt, sfmt, config, executor, keep, keep_record
 
     def collector():
         from ..aggregate.columns import ColumnCollector
-        from ..aggregate.resampling import prf_reduce
+        from ..aggregate.reducers import prf_reduce
 
         return ColumnCollector("smatch", prf_reduce, 3, certified=True, keep_records=keep_records)
 
@@ -552,13 +576,11 @@ def _smatch_stream(gold, system, gfmt, sfmt, config, executor, keep, keep_record
         labels = (_label(gold), _label(system))
         mapper = None
         if _units_available() and getattr(executor, "local", False):
-            from functools import partial
-
             paths = (gold, system)
             mapper = getattr(executor, "map_shared", None)  # this process scores a share too
             parts = executor.workers if mapper is not None else 1
             tasks = _unit_chunks(gold, system, chunk, parts)  # (k0, units, units): no pickle needed
-            fn = partial(_score_units_of, config, keep, keep_records, labels, paths)
+            fn = _UnitsScorer(config, keep, keep_records, labels, paths)
         elif _units_available():  # workers elsewhere (a cluster): the parent reads the texts
             step = chunk or CHUNK
             tasks = ((config, keep, keep_records, labels, (k0, unit_texts(gold, labels[0], g), unit_texts(system, labels[1], s)))
@@ -595,7 +617,7 @@ def smatch_files(gold: str, system: str, *, config: "AlignConfig | None" = None,
     ``chunk``: pairs per task (default :data:`UNIT_CHUNK` where workers read their own
     byte ranges, else :data:`mrkit.pipeline.CHUNK`).
     """
-    from ..codecs._files import gc_paused
+    from ..codecs._gc_paused import gc_paused
     from ..runtime.executor import SerialExecutor
 
     if config is None:

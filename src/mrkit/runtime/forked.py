@@ -140,7 +140,7 @@ def _work(fn: Callable[[Any], Any], tasks: int, out: int) -> None:
         except ImportError:
             import signal
 
-        from ..codecs._files import gc_paused
+        from ..codecs._gc_paused import gc_paused
 
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
         while True:
@@ -292,7 +292,7 @@ def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> 
     import select
     from time import perf_counter
 
-    from ..codecs._files import gc_paused
+    from ..codecs._gc_paused import gc_paused
 
     reap()  # workers of an earlier map, if nobody waited for them
     procs = _fork_workers(fn, max(0, workers - 1))
