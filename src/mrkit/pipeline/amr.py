@@ -32,7 +32,7 @@ from ..errors import InputError
 from ..model.inverted_roles import NON_INVERTED_OF
 from . import CHUNK, chunked
 from .amr_formats import (AMR_FORMATS, STDIN, _check_paths, _formats, _label, _stdin_bytes,  # noqa: F401
-                          _stdin_head, input_format)
+                          _stdin_head, file_size, input_format, large_input)
 
 TYPE_CHECKING = False  # typing is not loaded at run time (start-up, issue 14)
 if TYPE_CHECKING:
@@ -78,13 +78,7 @@ def parallel_worth_it(gold: str, shared: bool = False) -> bool:
     """Whether worker processes pay on this gold file (its size; standard input: no) on this
     machine now (:func:`cores_free`); ``shared``: the classic Smatch run of
     :func:`smatch_files`, where this process scores a share (:data:`SHARED_MIN_BYTES`)."""
-    if gold == STDIN:
-        return False
-    try:
-        big = os.path.getsize(gold) >= (SHARED_MIN_BYTES if shared else PARALLEL_MIN_BYTES)
-    except OSError:
-        return False
-    return big and cores_free()
+    return large_input(gold, SHARED_MIN_BYTES if shared else PARALLEL_MIN_BYTES) and cores_free()
 
 
 def cores_free() -> bool:
@@ -93,12 +87,9 @@ def cores_free() -> bool:
     jobs), two workers were slower than one process at every size up to SICK x50 (246,450
     pairs: 12.8 s against 11.4 s; benchmarks/README.md), though they spent about the CPU of
     one process between them: what they lack is a core."""
-    cores = os.cpu_count() or 1
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):  # no load average (Windows): trust the size
-        return cores > 1
-    return cores > 1 and load < cores - 0.5
+    from ..runtime.executor import free_cores
+
+    return free_cores() > 0.5
 
 
 # ------------------------------------------------------------------ reading graphs
@@ -400,13 +391,6 @@ of CPU (its byte ranges and its result through pipes, ``runtime/forked.py``), so
 chunks at the end stay small and neither process waits long for the other's last one."""
 
 
-def _size(path: str) -> int:
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0
-
-
 def _guided(k: int, gbuf: bytearray, size: int, parts: int, ended: bool) -> int:
     """Pairs in the next chunk when ``parts`` processes share the stream (guided
     self-scheduling): the pairs not yet handed out, estimated from how far into the gold
@@ -507,7 +491,7 @@ def _unit_chunks(gold: str, system: str, chunk: int | None, parts: int = 1) -> I
     gbuf, sbuf = bytearray(), bytearray()
     g_end = s_end = False
     k = 0
-    size = _size(gold) if parts > 1 and not chunk else 0
+    size = file_size(gold) if parts > 1 and not chunk else 0
     drawn = 0  # chunks yielded so far
     try:
         while True:

@@ -114,13 +114,14 @@ class _Tasks:
     def __init__(self, gold: str, system: str, pieces: _Pieces, parts: int) -> None:
         from ..codecs.penman_units import unit_pieces
         from . import amr_metrics
+        from .amr_formats import file_size
 
         window = amr_metrics.WINDOW
         first = min(window, FIRST)
         self.streams = [unit_pieces(p, label, False, window, first=first)
                         for p, label in zip(pieces.paths, pieces.labels)]
         self.pieces, self.parts = pieces, parts
-        self.size = _size(gold)
+        self.size = file_size(gold)
         self.cur: list = [None, None]  # per file: [window number, units (a memoryview), bytes used]
         self.numbers = [0, 0]
 
@@ -170,13 +171,6 @@ class _Tasks:
         if not end or not self.size:
             return cut - k
         return max(cut, int(cut * self.size / end)) - k
-
-
-def _size(path: str) -> int:
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0
 
 
 def score_shared(metric: str, gold: str, system: str, keep: frozenset[str], executor, options: dict):

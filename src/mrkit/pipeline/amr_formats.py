@@ -49,6 +49,25 @@ def input_format(path: str, format: str | None = None, head: bytes | None = None
     return fmt
 
 
+def file_size(path: str) -> int:
+    """Bytes of ``path``; 0 when it cannot be looked at (the reader reports that)."""
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def large_input(path: str, min_bytes: int) -> bool:
+    """Whether ``path`` is a file of at least ``min_bytes`` bytes (standard input and a file
+    that cannot be looked at: no); the automatic executors' measure of an input."""
+    if path == STDIN:
+        return False
+    try:
+        return os.path.getsize(path) >= min_bytes
+    except OSError:
+        return False
+
+
 def _label(path: str) -> str:
     return "<stdin>" if path == STDIN else str(path)
 

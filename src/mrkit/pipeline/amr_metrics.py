@@ -392,28 +392,21 @@ def core_free() -> bool:
     """Whether a whole second core is free for the coded path's worker: the one-minute load
     average leaves at least one core beside this process (a worker that shares its core
     with another job makes -j 2 slower than -j 1 here: its work per pair is ~2-3 us)."""
-    cores = os.cpu_count() or 1
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):  # no load average (Windows): trust the size
-        return cores > 1
-    return cores > 1 and load <= cores - 1
+    from ..runtime.executor import free_cores
+
+    return free_cores() >= 1
 
 
 def shared_worth_it(metric: str, gold: str, options: dict) -> bool:
     """Whether ``-j 0`` runs the coded path of ``metric`` (with ``options``) on ``gold``
     on several processes (:data:`SHARED_MIN_BYTES`, :func:`core_free`); never for the
     other paths."""
-    from .amr_formats import STDIN
+    from .amr_formats import large_input
 
     coded = CODED.get(metric)
-    if coded is None or gold == STDIN or not coded[0](options):
+    if coded is None or not coded[0](options):
         return False
-    try:
-        big = os.path.getsize(gold) >= SHARED_MIN_BYTES
-    except OSError:
-        return False
-    return big and core_free()
+    return large_input(gold, SHARED_MIN_BYTES) and core_free()
 
 
 def shared(executor) -> bool:

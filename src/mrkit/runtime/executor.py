@@ -214,6 +214,20 @@ def forked_available() -> bool:
     return available() and not os.environ.get("MRKIT_SHARE_POOL")
 
 
+def free_cores() -> float:
+    """Cores the one-minute load average leaves beside this process (``cores - load``); 0 on
+    a single core, infinite where there is no load average (Windows: the caller trusts the
+    input's size).  The automatic choices of the pipelines ask how much they need
+    (:func:`mrkit.pipeline.amr.cores_free`, :func:`mrkit.pipeline.amr_metrics.core_free`)."""
+    cores = os.cpu_count() or 1
+    if cores <= 1:
+        return 0.0
+    try:
+        return cores - os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return float("inf")
+
+
 PARALLEL_MIN_PAIRS = 1000
 """With ``-j 0`` (automatic), corpora of pairs that need an alignment search (MRP, the
 aligning sentence metrics) run in worker processes from this many pairs on; below it, on a
