@@ -240,3 +240,34 @@ def test_generated_graphs_code_from_bytes_as_from_text(pairs):
     s = array("q", [x for s, e in triples[1::2] for x in (s, e, 1)]).tobytes()
     for keep in KEEPS:
         check_units(data, g, s, [t + "\n" for t in texts[0::2]], [t + "\n" for t in texts[1::2]], keep)
+
+
+# ---------------------------------------------------------------- without the GIL
+
+
+def test_units_coded_on_two_threads_at_once_as_on_one():
+    """pair_codes_units lets go of the GIL (issue 14: the coded path codes two halves of a
+    batch on two threads): calls running at the same time on other threads, on ASCII
+    blocks and on blocks that are not ASCII (which take the GIL back), with ids, refused
+    pairs and inverted roles, give what one call at a time gives."""
+    from mrkit.runtime.threads import both
+
+    blocks = ["# ::id a1\n(a / b :ARG0 (c / d) :ARG1-of (e / f))\n", "(a / b :ARG0 (c / γ-Protein :mod \"Ω\"))\n",
+              "# ::snt x\n# ::id é2\n(x / y :ARG0-of (z / w))\n", "(p / q :polarity -)\n", "(a / b)(c / d)\n",
+              "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b :consist-of g))\n"] * 40
+    data, triples, at = b"", [], 0
+    for text in blocks:
+        raw = text.encode("utf-8")
+        triples += [at, at + len(raw), 0]
+        data += raw + b"\n"
+        at += len(raw) + 1
+    units = array("q", triples).tobytes()
+    rev = array("q", [x for i in range(len(triples) - 3, -1, -3) for x in triples[i:i + 3]]).tobytes()
+    half = len(units) // 2 // 24 * 24
+    for keep in KEEPS:
+        runs = [((data, 0, units[:half]), (data, 0, rev[:half])), ((data, 0, units[half:]), (data, 0, rev[half:]))]
+        want = [pair_codes_units(*r, keep) for r in runs]
+        assert want[0][2] and want[0][0][0] == "a1"  # refused pairs and ids, not vacuous
+        for _ in range(20):
+            assert list(both(lambda: pair_codes_units(*runs[0], keep), lambda: pair_codes_units(*runs[1], keep))) \
+                == want

@@ -36,6 +36,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* PyErr_NoMemory from code that may run without the GIL (pair_codes_units releases it):
+ * takes the GIL for the call when this thread does not hold it */
+static void set_nomem(void) {
+    PyGILState_STATE s = PyGILState_Ensure();
+    PyErr_NoMemory();
+    PyGILState_Release(s);
+}
+
 /* ------------------------------------------------------------ string table */
 
 typedef struct {
@@ -388,6 +396,8 @@ typedef struct {
     branch_t *br;
     int has_id;
     PyObject *id;   /* the id value (new reference) or NULL */
+    const char *id_p;               /* or, in a text of bytes (text_t str NULL): where the value */
+    Py_ssize_t id_n;                /* is in the bytes, and its length (no Python object made) */
     int32_t *stack;                 /* scratch: the open nodes */
     size_t ncap, bcap, scap;        /* capacities, kept when a graph_t is read again */
 } graph_t;
@@ -446,12 +456,18 @@ static int comment_id(const text_t *t, Py_ssize_t a, Py_ssize_t b, graph_t *g) {
             Py_ssize_t va = kb < end ? kb + 1 : end, vb = end;
             while (vb > va && (S(vb - 1) == ' ' || S(vb - 1) == '\t')) vb--;
             if (vb > va && S(vb - 1) >= 127) return -1;   /* might be Unicode whitespace */
-            PyObject *v = t->str ? PyUnicode_Substring(t->str, va, vb)
-                                 : PyUnicode_FromStringAndSize((const char *)data + va, vb - va);
-            if (!v) return -2;
-            Py_XDECREF(g->id);
-            g->id = v;
-            g->has_id = 1;
+            if (!t->str) {
+                /* bytes (pair_codes_units, maybe without the GIL): the str is made later */
+                g->id_p = (const char *)data + va;
+                g->id_n = vb - va;
+                g->has_id = 1;
+            } else {
+                PyObject *v = PyUnicode_Substring(t->str, va, vb);
+                if (!v) return -2;
+                Py_XDECREF(g->id);
+                g->id = v;
+                g->has_id = 1;
+            }
         }
         end = p;
     }
@@ -479,7 +495,8 @@ static inline __attribute__((always_inline)) int read_text_k(const text_t *t, gr
                                                              const int kind) {
     g->n_nodes = g->n_br = 0;
     g->has_id = 0;
-    Py_CLEAR(g->id);
+    Py_CLEAR(g->id);   /* (NULL when read without the GIL: see coder_pair) */
+    g->id_p = NULL;
     lexer lx = {t->kind, t->data, t->n, 0, T_END, 0, 0, 0};
     if (kind == PyUnicode_1BYTE_KIND && t->n > 0)
         lx.sentinel = !(latin1_class[((const Py_UCS1 *)t->data)[t->n - 1]] & C_NAME);
@@ -609,7 +626,7 @@ static inline __attribute__((always_inline)) int read_text_k(const text_t *t, gr
 out:
     return r;
 nomem:
-    PyErr_NoMemory();
+    set_nomem();
     return -1;
 }
 
@@ -1212,18 +1229,21 @@ typedef struct {
     size_t cap;                  /* records of 4 int64 that att, rel and sorted hold */
     int32_t *rmap;               /* per role number: the codes of its roles (colon_role), -1 unknown */
     size_t rcap;                 /* roles rmap holds */
+    const char **ks;             /* the roles of `keep` as UTF-8 (owned by its strs), their */
+    Py_ssize_t *kl, nk;          /* lengths and number: read without the GIL */
 } scratch_t;
 
 static void scratch_free(scratch_t *w) {
     st_free(&w->vars);
     free(w->vnode); free(w->vstamp);
     free(w->att); free(w->rel); free(w->sorted); free(w->dup); free(w->rmap);
+    free(w->ks); free(w->kl);
 }
 
 /* the number of ":" + role (role: a number of `words`) as an attribute's role (rel 0),
- * or as a relation's (rel 1): de-inverted unless in `keep` (*inv set then), remembered
- * per role; -1 memory, -2 Python error */
-static int colon_role_slow(strtab *words, PyObject *keep, scratch_t *w, int role, int rel, int *inv) {
+ * or as a relation's (rel 1): de-inverted unless in `keep` (w->ks: *inv set then),
+ * remembered per role; -1 memory (no Python call: it runs without the GIL too) */
+static int colon_role_slow(strtab *words, scratch_t *w, int role, int rel, int *inv) {
     if ((size_t)role >= w->rcap) {
         size_t nc = ((size_t)role + 1) * 2 + 64;
         int32_t *m = realloc(w->rmap, sizeof(int32_t) * 2 * nc);
@@ -1239,12 +1259,11 @@ static int colon_role_slow(strtab *words, PyObject *keep, scratch_t *w, int role
         int turned = 0;
         if (rel && rl > 3 && memcmp(words->buf + words->off[role] + rl - 3, "-of", 3) == 0) {
             int kept = 0;
-            for (Py_ssize_t q = 0; q < PyTuple_GET_SIZE(keep); q++) {
-                Py_ssize_t kl;
-                const char *ks = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(keep, q), &kl);
-                if (!ks) return -2;
-                if ((size_t)kl == rl && memcmp(ks, words->buf + words->off[role], rl) == 0) { kept = 1; break; }
-            }
+            for (Py_ssize_t q = 0; q < w->nk; q++)
+                if ((size_t)w->kl[q] == rl && memcmp(w->ks[q], words->buf + words->off[role], rl) == 0) {
+                    kept = 1;
+                    break;
+                }
             if (!kept) { keep_len = rl - 3; turned = 1; }
         }
         /* ":" + role (the table may move: copy first) */
@@ -1262,16 +1281,16 @@ static int colon_role_slow(strtab *words, PyObject *keep, scratch_t *w, int role
 }
 
 /* colon_role, its common case (a role seen before) inlined */
-static inline int colon_role(strtab *words, PyObject *keep, scratch_t *w, int role, int rel, int *inv) {
+static inline int colon_role(strtab *words, scratch_t *w, int role, int rel, int *inv) {
     int32_t got;
     if ((size_t)role < w->rcap && (got = w->rmap[2 * (size_t)role + rel]) >= 0) {
         *inv = got & 1;
         return got >> 1;
     }
-    return colon_role_slow(words, keep, w, role, rel, inv);
+    return colon_role_slow(words, w, role, rel, inv);
 }
 
-static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *keep, vec_t *out,
+static int graph_codes(const text_t *t, graph_t *g, strtab *words, vec_t *out,
                        char **tmp, size_t *tcap, scratch_t *w) {
     /* 1 written; 0 refused (nothing written); -1 Python error */
     const int kind = t->kind;
@@ -1294,22 +1313,22 @@ static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *kee
         w->sorted = malloc(sizeof(int64_t) * 4 * c);
         w->dup = malloc(c);
         w->cap = (w->att && w->rel && w->sorted && w->dup) ? c : 0;
-        if (!w->cap) { PyErr_NoMemory(); return -1; }
+        if (!w->cap) { set_nomem(); return -1; }
     }
     int64_t *att = w->att, *rel = w->rel, *sorted = w->sorted;
     uint8_t *dup = w->dup;
     memset(dup, 0, (size_t)g->n_br + 1);
     for (int i = 0; i < n; i++) {
         int id = text_id(vs, kind, data, lim, g->var_a[i], g->var_b[i], 0, 0, 0, tmp, tcap);
-        if (id == -1) { PyErr_NoMemory(); goto done; }
+        if (id == -1) { set_nomem(); goto done; }
         if (id < 0) goto done;
         if ((size_t)id >= w->vcap) {
             size_t nc = ((size_t)id + 1) * 2 + 64;
             int32_t *vn = realloc(w->vnode, sizeof(int32_t) * nc);
-            if (!vn) { PyErr_NoMemory(); goto done; }
+            if (!vn) { set_nomem(); goto done; }
             w->vnode = vn;
             uint32_t *vt = realloc(w->vstamp, sizeof(uint32_t) * nc);
-            if (!vt) { PyErr_NoMemory(); goto done; }
+            if (!vt) { set_nomem(); goto done; }
             memset(vt + w->vcap, 0, sizeof(uint32_t) * (nc - w->vcap));
             w->vstamp = vt;
             w->vcap = nc;
@@ -1320,12 +1339,12 @@ static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *kee
     }
     /* room for all the values of the graph (at most: header, instances, a triple per
      * branch, the top), then the header, filled below */
-    if (vreserve(out, 6 + 2 * (size_t)n + 3 * (size_t)g->n_br) < 0) { PyErr_NoMemory(); goto done; }
+    if (vreserve(out, 6 + 2 * (size_t)n + 3 * (size_t)g->n_br) < 0) { set_nomem(); goto done; }
     int64_t *ov = out->v;
     for (int q = 0; q < 5; q++) ov[out->n++] = 0;
     for (int i = 0; i < n; i++) {
         int c = text_id(words, kind, data, lim, g->con_a[i], g->con_b[i], 0, 1, 0, tmp, tcap);
-        if (c == -1) { PyErr_NoMemory(); goto done; }
+        if (c == -1) { set_nomem(); goto done; }
         if (c < 0) goto done;
         ov[out->n++] = i;
         ov[out->n++] = c;
@@ -1333,23 +1352,22 @@ static int graph_codes(const text_t *t, graph_t *g, strtab *words, PyObject *kee
     for (int k = 0; k < g->n_br; k++) {
         branch_t *br = &g->br[k];
         int role = text_id(words, kind, data, lim, br->ra, br->rb, 0, 1, 0, tmp, tcap);
-        if (role == -1) { PyErr_NoMemory(); goto done; }
+        if (role == -1) { set_nomem(); goto done; }
         if (role < 0) goto done;
         int target = br->child;
         if (target < 0 && !br->quoted) {
             int id = text_id(vs, kind, data, lim, br->va, br->vb, 0, 0, 1, tmp, tcap);
-            if (id == -1) { PyErr_NoMemory(); goto done; }
+            if (id == -1) { set_nomem(); goto done; }
             if (id == -2) goto done;
             if (id >= 0 && (size_t)id < w->vcap && w->vstamp[id] == w->gen) target = w->vnode[id];
         }
         int src = br->node, tgt = target, inv = 0;
-        int crole = colon_role(words, keep, w, role, target >= 0, &inv);
-        if (crole == -1) { PyErr_NoMemory(); goto done; }
-        if (crole < 0) goto done;
+        int crole = colon_role(words, w, role, target >= 0, &inv);
+        if (crole < 0) { set_nomem(); goto done; }
         if (inv) { src = target; tgt = br->node; }
         if (target < 0) {
             int v = text_id(words, kind, data, lim, br->va, br->vb, br->quoted, 1, 0, tmp, tcap);
-            if (v == -1) { PyErr_NoMemory(); goto done; }
+            if (v == -1) { set_nomem(); goto done; }
             if (v < 0) goto done;
             int64_t *a = att + 4 * na++;
             a[0] = br->node; a[1] = crole; a[2] = v; a[3] = k;
@@ -1394,68 +1412,104 @@ typedef struct {
     size_t tcap;
     scratch_t w;
     graph_t g;
-    PyObject *keep, *ids, *refused;
+    PyObject *ids;         /* per pair: the gold block's id (a str) or None */
+    const char **id_p;     /* per pair: an id still in the bytes (NULL: none), its length */
+    Py_ssize_t *id_n;      /* (made a str by coder_result, with the GIL) */
+    vec_t refused;         /* the refused pairs' numbers */
 } coder_t;
 
 static void coder_free(coder_t *c) {
-    Py_XDECREF(c->ids); Py_XDECREF(c->refused);
+    Py_XDECREF(c->ids);
     st_free(&c->words);
     scratch_free(&c->w);
     graph_free(&c->g);
-    free(c->out.v); free(c->tmp);
+    free(c->out.v); free(c->tmp); free(c->id_p); free(c->id_n); free(c->refused.v);
 }
 
-/* 0 ready (ids: a list of np Nones to fill); -1 Python error (coder_free it) */
+/* 0 ready (ids: a list of np Nones to fill); -1 Python error (coder_free it).  With the
+ * GIL; coder_pair of a text of bytes (text_t str NULL) then runs without it. */
 static int coder_init(coder_t *c, PyObject *keep, Py_ssize_t np) {
     memset(c, 0, sizeof *c);
-    c->keep = keep;
-    if (st_init(&c->words, 1024, 16384) < 0 || st_init(&c->w.vars, 64, 256) < 0 || st_id(&c->words, "", 0) != 0) {
+    if (st_init(&c->words, 1024, 16384) < 0 || st_init(&c->w.vars, 64, 256) < 0 || st_id(&c->words, "", 0) != 0
+        || !(c->id_p = calloc((size_t)np + 1, sizeof *c->id_p)) || !(c->id_n = calloc((size_t)np + 1, sizeof *c->id_n))
+        || !(c->w.ks = malloc(sizeof *c->w.ks * ((size_t)PyTuple_GET_SIZE(keep) + 1)))
+        || !(c->w.kl = malloc(sizeof *c->w.kl * ((size_t)PyTuple_GET_SIZE(keep) + 1)))) {
         PyErr_NoMemory();
         return -1;
     }
-    if (!(c->ids = PyList_New(np)) || !(c->refused = PyList_New(0))) return -1;
+    for (Py_ssize_t q = 0; q < PyTuple_GET_SIZE(keep); q++) {
+        PyObject *role = PyTuple_GET_ITEM(keep, q);
+        if (!PyUnicode_Check(role)) {
+            PyErr_SetString(PyExc_TypeError, "keep: a tuple of str");
+            return -1;
+        }
+        if (!(c->w.ks[q] = PyUnicode_AsUTF8AndSize(role, &c->w.kl[q]))) return -1;
+        c->w.nk = q + 1;
+    }
+    if (!(c->ids = PyList_New(np))) return -1;
     for (Py_ssize_t k = 0; k < np; k++) { Py_INCREF(Py_None); PyList_SET_ITEM(c->ids, k, Py_None); }
     return 0;
 }
 
 /* codes pair k of texts tx[0] (gold) and tx[1] (system; NULL: a block that is not a
- * str); 0 done, -1 Python error */
+ * str); 0 done, -1 Python error.  Without the GIL when both texts are bytes of ASCII
+ * (text_t str NULL; then no Python object is made or let go: memory errors take the GIL
+ * to say so), with it otherwise. */
 static int coder_pair(coder_t *c, text_t *tx[2], Py_ssize_t k) {
     size_t start = c->out.n;
     int ok = 1;
     PyObject *id = NULL;
+    const char *id_p = NULL;
+    Py_ssize_t id_n = 0;
     for (int side = 0; side < 2 && ok; side++) {
         int r = tx[side] ? read_text(tx[side], &c->g, side == 0) : 0;
-        if (r > 0) r = graph_codes(tx[side], &c->g, &c->words, c->keep, &c->out, &c->tmp, &c->tcap, &c->w);
-        if (r < 0) { Py_XDECREF(id); return -1; }
+        if (r > 0) r = graph_codes(tx[side], &c->g, &c->words, &c->out, &c->tmp, &c->tcap, &c->w);
+        if (r < 0) { Py_XDECREF(id); Py_CLEAR(c->g.id); return -1; }
         if (r == 0) ok = 0;
-        else if (side == 0 && c->g.id) { id = c->g.id; Py_INCREF(id); }
+        else if (side == 0 && c->g.id) { id = c->g.id; c->g.id = NULL; }
+        else if (side == 0 && c->g.id_p) { id_p = c->g.id_p; id_n = c->g.id_n; }
     }
+    Py_CLEAR(c->g.id);   /* (a refused gold block's: set only when read with the GIL) */
     if (!ok) {
         Py_CLEAR(id);
         c->out.n = start;
         for (int q = 0; q < 10; q++)
-            if (vpush(&c->out, q % 5 == 0 ? -1 : 0) < 0) { PyErr_NoMemory(); return -1; }
-        PyObject *kk = PyLong_FromSsize_t(k);
-        if (!kk) return -1;
-        int bad = PyList_Append(c->refused, kk);
-        Py_DECREF(kk);
-        if (bad) return -1;
+            if (vpush(&c->out, q % 5 == 0 ? -1 : 0) < 0) { set_nomem(); return -1; }
+        if (vpush(&c->refused, k) < 0) { set_nomem(); return -1; }
+        return 0;
     }
     if (id) {
         PyObject *was = PyList_GET_ITEM(c->ids, k);
         PyList_SET_ITEM(c->ids, k, id);
         Py_DECREF(was);
+    } else if (id_p) {
+        c->id_p[k] = id_p;
+        c->id_n[k] = id_n;
     }
     return 0;
 }
 
-/* (ids, codes, refused) of a finished call */
-static PyObject *coder_result(coder_t *c) {
+/* (ids, codes, refused) of a finished call (with the GIL; np pairs) */
+static PyObject *coder_result(coder_t *c, Py_ssize_t np) {
+    for (Py_ssize_t k = 0; k < np; k++)
+        if (c->id_p[k]) {
+            PyObject *v = PyUnicode_FromStringAndSize(c->id_p[k], c->id_n[k]);
+            if (!v) return NULL;
+            PyObject *was = PyList_GET_ITEM(c->ids, k);
+            PyList_SET_ITEM(c->ids, k, v);
+            Py_DECREF(was);
+        }
+    PyObject *refused = PyList_New((Py_ssize_t)c->refused.n);
+    if (!refused) return NULL;
+    for (size_t q = 0; q < c->refused.n; q++) {
+        PyObject *kk = PyLong_FromLongLong(c->refused.v[q]);
+        if (!kk) { Py_DECREF(refused); return NULL; }
+        PyList_SET_ITEM(refused, (Py_ssize_t)q, kk);
+    }
     PyObject *codes = PyBytes_FromStringAndSize(c->out.n ? (const char *)c->out.v : NULL,
                                                 (Py_ssize_t)(c->out.n * sizeof(int64_t)));
-    if (!codes) return NULL;
-    return Py_BuildValue("(ONO)", c->ids, codes, c->refused);
+    if (!codes) { Py_DECREF(refused); return NULL; }
+    return Py_BuildValue("(ONN)", c->ids, codes, refused);
 }
 
 static PyObject *t_pair_codes(PyObject *self, PyObject *args) {
@@ -1476,7 +1530,7 @@ static PyObject *t_pair_codes(PyObject *self, PyObject *args) {
             tx[side] = text_of(PyList_GET_ITEM(side ? systems : golds, k), &t[side]) ? &t[side] : NULL;
         if (coder_pair(&c, tx, k) < 0) goto out;
     }
-    result = coder_result(&c);
+    result = coder_result(&c, np);
 out:
     coder_free(&c);
     return result;
@@ -1548,24 +1602,51 @@ static PyObject *t_pair_codes_units(PyObject *self, PyObject *args) {
     }
     ready = 1;
     if (coder_init(&c, keep, np) < 0) goto out;
-    int ascii[2];
+    /* Without the GIL (another thread may code other pairs meanwhile: the buffers are
+     * held, and a pair of ASCII blocks needs no Python object); a pair with a block of
+     * other bytes takes it back to decode them. */
+    PyThreadState *ts = PyEval_SaveThread();
+    int ascii[2], bad = 0;
     for (int side = 0; side < 2; side++) ascii[side] = all_ascii(bufs[side].buf, bufs[side].len);
-    for (Py_ssize_t k = 0; k < np; k++) {
+    for (Py_ssize_t k = 0; k < np && !bad; k++) {
         text_t t[2], *tx[2];
-        PyObject *str[2] = {NULL, NULL};
-        int bad = 0;
+        int64_t u[2][3];
+        int plain = 1;
         for (int side = 0; side < 2; side++) {
-            int64_t u[3];
-            memcpy(u, (const char *)units[side].buf + 24 * k, sizeof u);
-            int r = unit_text(&bufs[side], base[side], u, &t[side], &str[side], ascii[side]);
+            memcpy(u[side], (const char *)units[side].buf + 24 * k, sizeof u[side]);
+            int64_t a = u[side][0] - base[side], b = u[side][1] - base[side];
+            if (a < 0 || b < a || b > bufs[side].len) { bad = 2; break; }
+            const unsigned char *p = (const unsigned char *)bufs[side].buf + a;
+            if (ascii[side] || all_ascii(p, (Py_ssize_t)(b - a))) {
+                t[side].kind = PyUnicode_1BYTE_KIND;
+                t[side].data = p;
+                t[side].n = (Py_ssize_t)(b - a);
+                t[side].str = NULL;
+                tx[side] = &t[side];
+            } else {
+                plain = 0;
+            }
+        }
+        if (bad) break;
+        if (plain) {
+            if (coder_pair(&c, tx, k) < 0) bad = 1;
+            continue;
+        }
+        PyEval_RestoreThread(ts);
+        PyObject *str[2] = {NULL, NULL};
+        for (int side = 0; side < 2 && !bad; side++) {
+            int r = unit_text(&bufs[side], base[side], u[side], &t[side], &str[side], ascii[side]);
             if (r < 0) bad = 1;
             tx[side] = r > 0 ? &t[side] : NULL;
         }
         if (!bad && coder_pair(&c, tx, k) < 0) bad = 1;
         Py_XDECREF(str[0]); Py_XDECREF(str[1]);
-        if (bad) goto out;
+        ts = PyEval_SaveThread();
     }
-    result = coder_result(&c);
+    PyEval_RestoreThread(ts);
+    if (bad == 2) PyErr_SetString(PyExc_ValueError, "pair_codes_units: a unit outside its buffer");
+    if (bad) goto out;
+    result = coder_result(&c, np);
 out:
     if (ready) coder_free(&c);
     for (int side = 0; side < 2; side++) { PyBuffer_Release(&bufs[side]); PyBuffer_Release(&units[side]); }

@@ -298,17 +298,49 @@ def _block_batches(gold: str, system: str, keep: frozenset[str]):
     from ..features.triples import pair_codes
 
     for gtexts, stexts, gblocks, sblocks in _pair_batches(gold, system):
-        yield pair_codes(gtexts, stexts, keep), len(gtexts), lambda i, g=gblocks, s=sblocks: (g[i], s[i])
+        yield pair_codes(gtexts, stexts, keep), len(gtexts), lambda i, g=gblocks, s=sblocks: (g[i], s[i]), None
 
 
-def _unit_batches(gold: str, system: str, keep: frozenset[str]):
+SPLIT_MIN = 512
+"""Pairs from which a batch of the coded path is split in two halves for two threads (when
+the executor allows a second thread, :func:`threaded`): a thread costs ~0.1 ms, a pair
+~2.5 us of reading and counting."""
+
+THREADS_MIN_BYTES = 1 << 17
+"""Bytes of gold from which the coded path asks for a second thread (:func:`threaded`): about
+:data:`SPLIT_MIN` pairs of short sentences."""
+
+
+def threaded(executor, gold: str) -> bool:
+    """Whether the coded path runs on two threads of this process
+    (:mod:`mrkit.runtime.threads`): with the automatic executor (``-j 0``,
+    :attr:`~mrkit.runtime.executor.SerialExecutor.threads` 0; never ``-j 1``), a gold file
+    of :data:`THREADS_MIN_BYTES` or more, and a load average that leaves at least half a
+    core beside this process.  (A thread costs ~0.1 ms, not the 5-7 ms of a process: where
+    the second core is shared with another job, the two halves still end sooner than one
+    thread doing both.)"""
+    if getattr(executor, "threads", 1) != 0:
+        return False
+    from ..runtime.executor import free_cores
+    from .amr_formats import large_input
+
+    return large_input(gold, THREADS_MIN_BYTES) and free_cores() >= 0.5
+
+
+def _unit_batches(gold: str, system: str, keep: frozenset[str], metric: str | None = None,
+                  options: dict | None = None, executor=None):
     """The batches of :func:`_block_batches` read from the files' bytes with no Python
     object per block: the blocks of each file found by the compiled scanner
     (:func:`mrkit.codecs.penman_units.unit_pieces`), paired in order and coded in place
     (:func:`mrkit.features.triples.pair_codes_units`).  The same blocks, pairs and
     :class:`_General` as :func:`_block_batches`; raises
     :class:`~mrkit.codecs.penman_units.CutDeclined` when a file is not UTF-8 (the caller
-    reads the blocks as text, which reports it where it should)."""
+    reads the blocks as text, which reports it where it should).  With ``metric`` and an
+    ``executor`` that allows a second thread (:func:`threaded`), the two files' first
+    windows are read and cut on two threads at once, and a batch of :data:`SPLIT_MIN` pairs
+    or more is two halves coded and counted by the metric's kernel on two threads at once
+    (the scanner, the reader and the kernels let go of the GIL): each half a batch of its
+    own, with its kernel values.  The same values and errors either way."""
     from ..codecs.penman_units import UNIT, unit_pieces
     from ..features.triples import pair_codes_units
 
@@ -318,10 +350,21 @@ def _unit_batches(gold: str, system: str, keep: frozenset[str]):
                unit_pieces(system, str(system), False, WINDOW, first=WINDOW)]
     cur: list = [None, None]  # per file: [piece, offset, units (a memoryview), bytes of units used]
     k = 0
+    split = metric is not None and threaded(executor, gold)
+    if split:
+        from ..runtime.threads import both
+
+        _kernel_loaded(metric, options)  # not on a thread: its import would hold the GIL there
+
+        # both files' first windows at once (an error: gold's first, as one after the other)
+        ahead = list(both(lambda: next(streams[0], None), lambda: next(streams[1], None)))
     while True:
         for side in (0, 1):
             while cur[side] is None or cur[side][3] == len(cur[side][2]):
-                nxt = next(streams[side], None)
+                if split and ahead[side] is not False:
+                    nxt, ahead[side] = ahead[side], False
+                else:
+                    nxt = next(streams[side], None)
                 if nxt is None:
                     cur[side] = None
                     break
@@ -335,8 +378,35 @@ def _unit_batches(gold: str, system: str, keep: frozenset[str]):
         for c in cur:
             c[3] += n
         k += n // UNIT
+        if split and n // UNIT >= SPLIT_MIN:
+            h = n // UNIT // 2 * UNIT
+            halves = [[(r[0], r[1], r[2][:h]) for r in runs], [(r[0], r[1], r[2][h:]) for r in runs]]
+            done = both(*[lambda r=half: _coded_values(metric, r, keep, options) for half in halves])
+            for half, (coded, vals) in zip(halves, done):
+                yield coded, len(half[0][2]) // UNIT, lambda i, r=half: (_unit_block(r[0], i),
+                                                                         _unit_block(r[1], i)), vals
+            continue
         yield pair_codes_units(runs[0], runs[1], keep), n // UNIT, lambda i, r=runs: (_unit_block(r[0], i),
-                                                                                       _unit_block(r[1], i))
+                                                                                       _unit_block(r[1], i)), None
+
+
+def _kernel_loaded(metric: str, options: dict) -> None:
+    """Load the compiled reader and ``metric``'s kernel (the kernel of no pairs)."""
+    from ..features import _triples  # noqa: F401
+
+    CODED[metric][1](b"", 0, options)
+
+
+def _coded_values(metric: str, runs: list, keep: frozenset[str], options: dict) -> tuple:
+    """``(coded, values)`` of the pairs of ``runs`` (``(piece, offset, units)`` of both
+    files): the compiled reader's result and the metric's kernel's values of it (``None``
+    when either is missing: :func:`batch_values` then declines)."""
+    from ..features.triples import pair_codes_units
+
+    coded = pair_codes_units(runs[0], runs[1], keep)
+    if coded is None:
+        return None, None
+    return coded, CODED[metric][1](coded[1], len(runs[0][2]) // 24, options)
 
 
 def _unit_block(run: tuple, i: int) -> tuple[int, str]:
@@ -370,7 +440,8 @@ def score_coded(metric: str, gold: str, system: str, keep: frozenset[str], execu
                 from .amr_coded_shared import score_shared
 
                 return score_shared(metric, gold, system, keep, executor, options)
-            return _score_batches(metric, _unit_batches(gold, system, keep), gold, system, keep, options)
+            return _score_batches(metric, _unit_batches(gold, system, keep, metric, options, executor), gold,
+                                  system, keep, options)
         except CutDeclined:
             pass
     return _score_batches(metric, _block_batches(gold, system, keep), gold, system, keep, options)
@@ -423,8 +494,8 @@ def _score_batches(metric: str, batches, gold: str, system: str, keep: frozenset
     labels = (str(gold), str(system))
     flat = None
     ids: list = []
-    for coded, npairs, blocks in batches:
-        vals, bids = batch_values(metric, coded, npairs, blocks, len(ids), labels, keep, options)
+    for coded, npairs, blocks, vals in batches:
+        vals, bids = batch_values(metric, coded, npairs, blocks, len(ids), labels, keep, options, vals)
         if flat is None:
             flat = vals
         else:
@@ -444,13 +515,14 @@ def coded_result(metric: str, flat, ids: list, options: dict, w: int | None = No
 
 
 def batch_values(metric: str, coded, npairs: int, blocks, base: int, labels: tuple, keep: frozenset[str],
-                 options: dict) -> tuple:
+                 options: dict, vals=None) -> tuple:
     """``(values, ids)`` of one batch of pairs, the ``base``-th pair of the files first:
     ``coded`` (the compiled reader's result, ``None``: :class:`_Declined`) run through the
     metric's kernel, a flat array of ``width`` values per pair; a pair the reader or the
     kernel leaves alone read from its blocks (``blocks(i)``: the ``(first line, text)`` of
     pair ``i``'s gold and system block) and counted as the triples path does, its errors
-    raised in pair order, gold first; ids the blocks' or the pairs' numbers."""
+    raised in pair order, gold first; ids the blocks' or the pairs' numbers.  ``vals``: the
+    kernel's values of ``coded`` when they are already counted (:func:`_coded_values`)."""
     from array import array
 
     _, kernel, per_pair, _result, width = CODED[metric]
@@ -458,7 +530,8 @@ def batch_values(metric: str, coded, npairs: int, blocks, base: int, labels: tup
         raise _Declined
     w = width(options)
     bids, codes, _refused = coded
-    vals = kernel(codes, npairs, options)
+    if vals is None:
+        vals = kernel(codes, npairs, options)
     if vals is None:
         raise _Declined
     firsts = vals[0::w]

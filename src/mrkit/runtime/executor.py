@@ -49,6 +49,12 @@ class SerialExecutor:
     local = True
     """Tasks may name files of this machine (a pipeline then sends byte ranges, not text)."""
 
+    def __init__(self, threads: int = 1) -> None:
+        self.threads = threads
+        """1: one thread.  0 (the automatic executor, ``-j 0``): a pipeline may run compiled
+        work that lets go of the GIL on a second thread when the load average leaves a core
+        free (:mod:`mrkit.runtime.threads`; the coded ``score`` path does)."""
+
     def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
         from ..codecs._gc_paused import gc_paused
 
@@ -274,7 +280,10 @@ def make_executor(kind: str = "auto", workers: int = 0, *, parallel_worth_it: bo
 
         return DaskExecutor(workers, scheduler=scheduler, client=client)
     if kind == "auto":
-        if workers == 1 or (workers == 0 and not parallel_worth_it) or (os.cpu_count() or 1) == 1 and workers == 0:
+        single = (os.cpu_count() or 1) == 1
+        if workers == 0 and not parallel_worth_it and not single:
+            return SerialExecutor(threads=0)
+        if workers == 1 or (workers == 0 and (not parallel_worth_it or single)):
             return SerialExecutor()
         return ProcessExecutor(workers)
     if kind == "serial":

@@ -192,13 +192,17 @@ static PyObject *k_sema_codes(PyObject *self, PyObject *args) {
     int64_t *o = (int64_t *)PyBytes_AS_STRING(res);
     state s;
     memset(&s, 0, sizeof s);
+    int nomem = 0;
+    Py_BEGIN_ALLOW_THREADS   /* C memory only: another thread may run meanwhile */
     for (Py_ssize_t k = 0; k < pairs; k++) {
         cgraph a, b;
         if (cg_read(&p, end, &a) < 0 || cg_read(&p, end, &b) < 0) { p = NULL; break; }
         if (a.n < 0 || b.n < 0) { o[3 * k] = o[3 * k + 1] = o[3 * k + 2] = -1; continue; }
-        if (sema_pair(&a, &b, &s, o + 3 * k) < 0) { state_free(&s); Py_DECREF(res); return PyErr_NoMemory(); }
+        if (sema_pair(&a, &b, &s, o + 3 * k) < 0) { nomem = 1; break; }
     }
     state_free(&s);
+    Py_END_ALLOW_THREADS
+    if (nomem) { Py_DECREF(res); return PyErr_NoMemory(); }
     if (p != end) { Py_DECREF(res); return codes_malformed(); }
     return res;
 }

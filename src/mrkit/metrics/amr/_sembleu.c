@@ -150,12 +150,13 @@ static Key *grams(G *g, int n, Py_ssize_t *cnt) {
     return k;
 }
 
-/* grams into a buffer kept from call to call (grown as needed); NULL on memory error */
+/* grams into a buffer kept from call to call (grown as needed); NULL on memory error (no
+ * Python call: it runs without the GIL) */
 static Key *grams_buf(const G *g, int n, Py_ssize_t *cnt, Key **buf, Py_ssize_t *cap) {
     Py_ssize_t size = grams_size(g, n) + 1;
     if (size > *cap) {
         Key *k = realloc(*buf, sizeof(Key) * (size_t)(2 * size));
-        if (!k) { PyErr_NoMemory(); return NULL; }
+        if (!k) return NULL;
         *buf = k;
         *cap = 2 * size;
     }
@@ -294,14 +295,12 @@ static PyObject *k_codes(PyObject *self, PyObject *args) {
     Py_ssize_t kcap[2] = {0, 0};
     int64_t *gbuf[2] = {NULL, NULL};   /* the two graphs */
     size_t gcap[2] = {0, 0};
+    int bad = 0;   /* 1 malformed, 2 memory */
+    Py_BEGIN_ALLOW_THREADS   /* C memory only: another thread may run meanwhile */
     for (Py_ssize_t q = 0; q < pairs; q++) {
         cgraph ca, cb;
         int64_t *row = o + q * w;
-        if (cg_read(&p, end, &ca) < 0 || cg_read(&p, end, &cb) < 0) {
-            free(kbuf[0]); free(kbuf[1]); free(gbuf[0]); free(gbuf[1]);
-            Py_DECREF(res);
-            return codes_malformed();
-        }
+        if (cg_read(&p, end, &ca) < 0 || cg_read(&p, end, &cb) < 0) { bad = 1; break; }
         if (ca.n < 0 || cb.n < 0) { row[0] = -1; continue; }
         G a, b;
         int fail = g_codes_in(&a, &ca, &gbuf[0], &gcap[0]) < 0 || g_codes_in(&b, &cb, &gbuf[1], &gcap[1]) < 0;
@@ -314,17 +313,17 @@ static PyObject *k_codes(PyObject *self, PyObject *args) {
             row[n - 1] = clipped(ref, cr, hyp, ch);
             row[k + n - 1] = ch;
         }
-        if (fail) {
-            free(kbuf[0]); free(kbuf[1]); free(gbuf[0]); free(gbuf[1]);
-            Py_DECREF(res);
-            if (!PyErr_Occurred()) PyErr_NoMemory();
-            return NULL;
-        }
+        if (fail) { bad = 2; break; }
         row[2 * k] = b.n + b.m;
         row[2 * k + 1] = a.n + a.m;
     }
+    if (!bad && p != end) bad = 1;
     free(kbuf[0]); free(kbuf[1]); free(gbuf[0]); free(gbuf[1]);
-    if (p != end) { Py_DECREF(res); return codes_malformed(); }
+    Py_END_ALLOW_THREADS
+    if (bad) {
+        Py_DECREF(res);
+        return bad == 1 ? codes_malformed() : PyErr_NoMemory();
+    }
     return res;
 }
 

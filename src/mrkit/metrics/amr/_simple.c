@@ -90,16 +90,20 @@ static PyObject *k_simple_codes(PyObject *self, PyObject *args) {
     double *o = (double *)PyBytes_AS_STRING(res);
     int64_t *buf[2] = {NULL, NULL};   /* the two bags, kept from pair to pair */
     size_t cap[2] = {0, 0};
+    int nomem = 0;
+    Py_BEGIN_ALLOW_THREADS   /* C memory only: another thread may run meanwhile */
     for (Py_ssize_t k = 0; k < pairs; k++) {
         cgraph a, b;
         if (cg_read(&p, end, &a) < 0 || cg_read(&p, end, &b) < 0) { p = NULL; break; }
         if (a.n < 0 || b.n < 0) { o[k] = NAN; continue; }
         int64_t la, lb;
         int64_t *ba = bag(&a, &la, &buf[0], &cap[0]), *bb = ba ? bag(&b, &lb, &buf[1], &cap[1]) : NULL;
-        if (!ba || !bb) { free(buf[0]); free(buf[1]); Py_DECREF(res); return PyErr_NoMemory(); }
+        if (!ba || !bb) { nomem = 1; break; }
         o[k] = jaccard(ba, la, bb, lb, bags);
     }
     free(buf[0]); free(buf[1]);
+    Py_END_ALLOW_THREADS
+    if (nomem) { Py_DECREF(res); return PyErr_NoMemory(); }
     if (p != end) { Py_DECREF(res); return codes_malformed(); }
     return res;
 }

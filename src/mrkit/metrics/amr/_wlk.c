@@ -394,14 +394,22 @@ static PyObject *k_wlk_codes(PyObject *self, PyObject *args) {
     if (!res) return NULL;
     double *o = (double *)PyBytes_AS_STRING(res);
     ktab table = {0};
+    int bad = 0;   /* 1 malformed, 2 memory */
+    Py_BEGIN_ALLOW_THREADS   /* C memory only: another thread may run meanwhile */
     for (Py_ssize_t q = 0; q < pairs; q++) {
         cgraph a, b;
-        if (cg_read(&p, end, &a) < 0 || cg_read(&p, end, &b) < 0) { Py_CLEAR(res); codes_malformed(); break; }
+        if (cg_read(&p, end, &a) < 0 || cg_read(&p, end, &b) < 0) { bad = 1; break; }
         if (a.n < 0 || b.n < 0) { o[q] = NAN; continue; }
-        if (wlk_pair_codes(&a, &b, k, &table, o + q) < 0) { Py_CLEAR(res); PyErr_NoMemory(); break; }
+        if (wlk_pair_codes(&a, &b, k, &table, o + q) < 0) { bad = 2; break; }
     }
-    if (res && p != end) { Py_CLEAR(res); codes_malformed(); }
+    if (!bad && p != end) bad = 1;
     free(table.arena); free(table.slots); free(table.ids);
+    Py_END_ALLOW_THREADS
+    if (bad) {
+        Py_CLEAR(res);
+        if (bad == 1) codes_malformed();
+        else PyErr_NoMemory();
+    }
     return res;
 }
 
