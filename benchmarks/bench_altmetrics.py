@@ -170,10 +170,11 @@ def sick_sized(times: float, tmp: str) -> tuple[str, str]:
 
 
 def parallel_table(args) -> None:
-    """``mrkit score -m METRIC`` with ``-j 1``, ``-j 2`` and the default (``-j 0``, which
-    picks two processes from pipeline/amr_metrics.py SHARED_MIN_BYTES on when a core is
-    free) on SICK prefixes and copies: whole commands, runs interleaved, median (min) of
-    --repeat; the load average is part of the result."""
+    """``mrkit score -m METRIC`` with ``-j 1``, ``-j 2`` (two processes) and the default
+    (``-j 0``: two threads of one process when half a core is free, from
+    pipeline/amr_metrics.py THREADS_MIN_BYTES on) on SICK prefixes and copies: whole
+    commands, runs interleaved, median (min) of --repeat; the load average is part of the
+    result."""
     import statistics
 
     names = [m for m in (args.metrics.split(",") if args.metrics else PARALLEL_METRICS) if m in PARALLEL_METRICS]

@@ -28,9 +28,9 @@ pytestmark = pytest.mark.skipif(_pair_codes() is None, reason="compiled reader n
 
 @pytest.fixture
 def split(monkeypatch):
-    """Two threads whenever the executor allows them (a core free, any size), halves of a
+    """Two threads whenever the executor allows them (two cores, any size), halves of a
     batch from 2 pairs on; the calls of ``both`` counted."""
-    monkeypatch.setattr(executors, "free_cores", lambda: 1.0)
+    monkeypatch.setattr(threads, "cores", lambda: 2)
     monkeypatch.setattr(amr_metrics, "THREADS_MIN_BYTES", 0)
     monkeypatch.setattr(amr_metrics, "SPLIT_MIN", 2)
     calls = []
@@ -115,12 +115,13 @@ def test_errors_of_both_files_gold_first(tmp_path, split, tiny):
 
 
 def test_who_takes_two_threads(tmp_path, monkeypatch):
-    """-j 0 (and only it) may: from THREADS_MIN_BYTES of gold, with half a core free."""
+    """-j 0 (and only it) may: from THREADS_MIN_BYTES of gold, on two cores or more."""
     gold = tmp_path / "g.amr"
     gold.write_text("(a / b)\n" * 10, encoding="utf-8")
+    monkeypatch.setattr(executors.os, "cpu_count", lambda: 2)
     assert make_executor("auto", 0).threads == 0
     assert make_executor("auto", 1).threads == 1 and make_executor("serial", 0).threads == 1
-    monkeypatch.setattr(executors, "free_cores", lambda: 0.6)
+    monkeypatch.setattr(threads, "cores", lambda: 2)
     monkeypatch.setattr(amr_metrics, "THREADS_MIN_BYTES", 80)
     assert amr_metrics.threaded(SerialExecutor(threads=0), str(gold))
     assert not amr_metrics.threaded(SerialExecutor(), str(gold)) and not amr_metrics.threaded(None, str(gold))
@@ -128,10 +129,18 @@ def test_who_takes_two_threads(tmp_path, monkeypatch):
     monkeypatch.setattr(amr_metrics, "THREADS_MIN_BYTES", 81)
     assert not amr_metrics.threaded(SerialExecutor(threads=0), str(gold))
     monkeypatch.setattr(amr_metrics, "THREADS_MIN_BYTES", 80)
-    monkeypatch.setattr(executors, "free_cores", lambda: 0.4)
+    monkeypatch.setattr(threads, "cores", lambda: 1)
     assert not amr_metrics.threaded(SerialExecutor(threads=0), str(gold))
     monkeypatch.setattr(executors.os, "cpu_count", lambda: 1)
     assert make_executor("auto", 0).threads == 1
+
+
+def test_cores_is_the_affinity():
+    import os
+
+    if hasattr(os, "sched_getaffinity"):
+        assert threads.cores() == len(os.sched_getaffinity(0))
+    assert threads.cores() >= 1
 
 
 def test_whole_commands_print_the_same_bytes():
@@ -143,3 +152,98 @@ def test_whole_commands_print_the_same_bytes():
         assert want.returncode == 0, want.stderr
         got = run_mrkit(*args, "-j", "0")
         assert (got.returncode, got.stdout, got.stderr) == (0, want.stdout, want.stderr)
+
+
+# ---------------------------------------------------------------- reading ahead
+
+
+@pytest.fixture
+def ahead(monkeypatch, split):
+    """read_ahead at any size on two cores; the unit_pieces streams opened, counted; no
+    read-ahead left behind."""
+    from mrkit.codecs import penman_units
+
+    opened = []
+    real = penman_units.unit_pieces
+    monkeypatch.setattr(penman_units, "unit_pieces", lambda path, *a, **k: opened.append(str(path)) or real(path, *a, **k))
+    yield opened
+    amr_metrics._AHEAD.clear()
+
+
+def _big(tmp_path, n=300, bad=None):
+    gold, system = tmp_path / "g.amr", tmp_path / "s.amr"
+    g = [f"# ::id g{k}\n{GOOD[k % len(GOOD)]}" for k in range(n)]
+    s = [MORE[k % len(MORE)] for k in range(n)]
+    if bad is not None:
+        (g if bad[0] == 0 else s)[bad[1]] = bad[2]
+    gold.write_bytes(("\n\n".join(g) + "\n").encode("utf-8").replace(b"ZZZ", b"\xff"))
+    system.write_bytes(("\n\n".join(s) + "\n").encode("utf-8").replace(b"ZZZ", b"\xff"))
+    return gold, system
+
+
+def test_the_reading_takes_what_was_read_ahead(tmp_path, ahead):
+    gold, system = _big(tmp_path)
+    want = {m: _outcome(m, gold, system, 1) for m in OPTIONS}
+    for metric in OPTIONS:
+        ahead.clear()
+        amr_metrics.read_ahead(str(gold), str(system))
+        assert len(amr_metrics._AHEAD) == 1
+        assert _outcome(metric, gold, system, 0) == want[metric]
+        assert ahead == [str(gold), str(system)]  # the streams of the read-ahead, no others
+        assert not amr_metrics._AHEAD
+
+
+def test_a_read_ahead_of_other_files_is_dropped(tmp_path, ahead):
+    gold, system = _big(tmp_path)
+    other = tmp_path / "o.amr"
+    other.write_bytes(system.read_bytes())
+    amr_metrics.read_ahead(str(gold), str(other))
+    assert _outcome("sema", gold, system, 0) == _outcome("sema", gold, system, 1)
+    assert not amr_metrics._AHEAD
+    assert ahead.count(str(system)) == 2 and ahead.count(str(other)) == 1
+
+
+def test_nothing_is_read_ahead_of_pipes_small_files_or_one_core(tmp_path, ahead, monkeypatch):
+    import os
+
+    gold, system = _big(tmp_path)
+    fifo = tmp_path / "p.amr"
+    os.mkfifo(fifo)
+    amr_metrics.read_ahead(str(gold), str(fifo))
+    amr_metrics.read_ahead("-", str(system))
+    monkeypatch.setattr(amr_metrics, "THREADS_MIN_BYTES", gold.stat().st_size + 1)
+    amr_metrics.read_ahead(str(gold), str(system))
+    monkeypatch.setattr(amr_metrics, "THREADS_MIN_BYTES", 0)
+    monkeypatch.setattr(threads, "cores", lambda: 1)
+    amr_metrics.read_ahead(str(gold), str(system))
+    monkeypatch.setenv("MRKIT_PURE_UNITS", "1")
+    monkeypatch.setattr(threads, "cores", lambda: 2)
+    amr_metrics.read_ahead(str(gold), str(system))
+    assert not amr_metrics._AHEAD and not ahead
+
+
+@pytest.mark.parametrize("bad", [(0, 250, "(p / q :ARG0 (r / s)"), (1, 7, "(a / b (c / d))"),
+                                 (1, 290, "(z / ZZZ)"), (0, 3, "(z / ZZZ)")],
+                         ids=["gold-unparsable", "system-refused", "system-not-utf8", "gold-not-utf8"])
+def test_errors_read_ahead_are_the_serial_ones(tmp_path, ahead, bad):
+    gold, system = _big(tmp_path, bad=bad)
+    want = _outcome("wlk", gold, system, 1)
+    assert want[0] == "error"
+    amr_metrics.read_ahead(str(gold), str(system))
+    assert _outcome("wlk", gold, system, 0) == want
+
+
+@pytest.mark.parametrize("bad", [None, (0, 2000, "(p / q :ARG0 (r / s)"), (1, 2100, "(z / ZZZ)")],
+                         ids=["good", "gold-unparsable", "system-not-utf8"])
+def test_whole_commands_read_ahead_print_the_same(tmp_path, bad):
+    """-j 0 on files above THREADS_MIN_BYTES reads ahead (on two cores): the same bytes out,
+    the same error line and status, nothing written."""
+    gold, system = _big(tmp_path, 4000, bad)
+    assert gold.stat().st_size > amr_metrics.THREADS_MIN_BYTES
+    out = tmp_path / "out.json"
+    runs = [run_mrkit("score", "-m", "sema", str(gold), str(system), "--json", "-o", str(out), *j)
+            for j in (["-j", "1"], [])]
+    assert [(r.returncode, r.stdout, r.stderr) for r in runs[1:]] == [(runs[0].returncode, runs[0].stdout,
+                                                                         runs[0].stderr)]
+    assert runs[0].returncode == (0 if bad is None else 2)
+    assert out.exists() == (bad is None)

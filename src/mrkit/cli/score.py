@@ -133,8 +133,12 @@ def _read_pairs(args, system: str | None = None):
 
 
 def run(args) -> int:
+    from ..pipeline.amr_metrics import CODED, fast_path, read_ahead, score_files
+
+    if args.metric in CODED and getattr(args, "workers", 0) == 0 and getattr(args, "executor", "auto") == "auto" \
+            and getattr(args, "scheduler", None) is None:
+        read_ahead(args.gold, args.system)  # the files' first windows cut on a second thread meanwhile
     from ..metrics.registry import declaration, score
-    from ..pipeline.amr_metrics import fast_path, score_files
     from ..runtime.executor import PARALLEL_MIN_PAIRS
 
     split_formats(args, AMR_FORMATS)
@@ -169,15 +173,14 @@ def run(args) -> int:
 
 
 def _worth(args, opts: dict) -> bool:
-    """Worker processes for the triples path: for the metrics that align, on a gold file
-    large enough (the pipeline's measure for Smatch); for the coded path of sema, sembleu,
-    wlk and simple, on a gold file large enough for it."""
+    """Worker processes for the triples path of ``-j 0``: for the metrics that align, on a
+    gold file large enough (the pipeline's measure for Smatch); never for the others (the
+    coded path of sema, sembleu, wlk and simple takes a second thread instead, at any size:
+    :func:`mrkit.pipeline.amr_metrics.threaded`)."""
     from ..metrics.registry import declaration
 
     if not declaration(args.metric).aligns:
-        from ..pipeline.amr_metrics import shared_worth_it
-
-        return shared_worth_it(args.metric, args.gold, opts)
+        return False
     from ..pipeline.amr import parallel_worth_it
 
     return parallel_worth_it(args.gold)

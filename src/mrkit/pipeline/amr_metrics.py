@@ -315,16 +315,17 @@ def threaded(executor, gold: str) -> bool:
     """Whether the coded path runs on two threads of this process
     (:mod:`mrkit.runtime.threads`): with the automatic executor (``-j 0``,
     :attr:`~mrkit.runtime.executor.SerialExecutor.threads` 0; never ``-j 1``), a gold file
-    of :data:`THREADS_MIN_BYTES` or more, and a load average that leaves at least half a
-    core beside this process.  (A thread costs ~0.1 ms, not the 5-7 ms of a process: where
-    the second core is shared with another job, the two halves still end sooner than one
-    thread doing both.)"""
-    if getattr(executor, "threads", 1) != 0:
-        return False
-    from ..runtime.executor import free_cores
+    of :data:`THREADS_MIN_BYTES` or more, and two cores this process may run on.  Not the
+    load average: a thread costs ~0.1 ms, not the 5-7 ms of a process, and where the second
+    core is busy with another job the two halves, each given part of a core, still end
+    sooner than one thread doing both (with one other job: 3/4 of the time)."""
     from .amr_formats import large_input
 
-    return large_input(gold, THREADS_MIN_BYTES) and free_cores() >= 0.5
+    if getattr(executor, "threads", 1) != 0 or not large_input(gold, THREADS_MIN_BYTES):
+        return False
+    from ..runtime.threads import cores
+
+    return cores() >= 2
 
 
 def _unit_batches(gold: str, system: str, keep: frozenset[str], metric: str | None = None,
@@ -340,28 +341,34 @@ def _unit_batches(gold: str, system: str, keep: frozenset[str], metric: str | No
     windows are read and cut on two threads at once, and a batch of :data:`SPLIT_MIN` pairs
     or more is two halves coded and counted by the metric's kernel on two threads at once
     (the scanner, the reader and the kernels let go of the GIL): each half a batch of its
-    own, with its kernel values.  The same values and errors either way."""
+    own, with its kernel values.  The first windows may have been cut already, since the
+    command started (:func:`read_ahead`).  The same values and errors either way."""
     from ..codecs.penman_units import UNIT, unit_pieces
     from ..features.triples import pair_codes_units
 
     # the first read is a whole window too: no piece is the small first read joined to
     # the next one (a copy of the file)
-    streams = [unit_pieces(gold, str(gold), False, WINDOW, first=WINDOW),
-               unit_pieces(system, str(system), False, WINDOW, first=WINDOW)]
     cur: list = [None, None]  # per file: [piece, offset, units (a memoryview), bytes of units used]
     k = 0
     split = metric is not None and threaded(executor, gold)
+    got = _read_ahead_of(gold, system)
+    if got is not None:  # cut on a second thread since the command started (read_ahead)
+        streams, ahead = got
+    else:
+        streams = [unit_pieces(gold, str(gold), False, WINDOW, first=WINDOW),
+                   unit_pieces(system, str(system), False, WINDOW, first=WINDOW)]
+        ahead = None
     if split:
         from ..runtime.threads import both
 
         _kernel_loaded(metric, options)  # not on a thread: its import would hold the GIL there
-
-        # both files' first windows at once (an error: gold's first, as one after the other)
-        ahead = list(both(lambda: next(streams[0], None), lambda: next(streams[1], None)))
+        if ahead is None:
+            # both files' first windows at once (an error: gold's first, as one after the other)
+            ahead = list(both(lambda: next(streams[0], None), lambda: next(streams[1], None)))
     while True:
         for side in (0, 1):
             while cur[side] is None or cur[side][3] == len(cur[side][2]):
-                if split and ahead[side] is not False:
+                if ahead is not None and ahead[side] is not False:
                     nxt, ahead[side] = ahead[side], False
                 else:
                     nxt = next(streams[side], None)
@@ -388,6 +395,66 @@ def _unit_batches(gold: str, system: str, keep: frozenset[str], metric: str | No
             continue
         yield pair_codes_units(runs[0], runs[1], keep), n // UNIT, lambda i, r=runs: (_unit_block(r[0], i),
                                                                                        _unit_block(r[1], i)), None
+
+
+_AHEAD: list = []
+"""The read-ahead started by :func:`read_ahead`: ``(gold, system, window, join)``."""
+
+
+def read_ahead(gold: str, system: str) -> None:
+    """Start cutting the first windows of ``gold`` and ``system`` (what :func:`_unit_batches`
+    reads first) on a second thread, while this one goes on loading and checking what the
+    command needs; :func:`_unit_batches` takes them when it runs on two threads
+    (:func:`threaded`) for these very files.  ``mrkit score`` calls it before anything else
+    when the metric has a coded path and the executor is the automatic one.  Only for two
+    regular files named PENMAN by their suffix (reading a pipe ahead would take its bytes
+    from the path that reads it), of :data:`THREADS_MIN_BYTES` or more, on two cores, with
+    the compiled scanner; else nothing happens.  Errors of the reading are raised where the
+    serial reading raises them, and only if the command gets there."""
+    if _AHEAD or os.environ.get("MRKIT_PURE_PENMAN") or os.environ.get("MRKIT_PURE_UNITS"):
+        return
+    from .amr_formats import _penman_by_suffix, large_input
+
+    if not (_penman_by_suffix(gold) and _penman_by_suffix(system) and large_input(gold, THREADS_MIN_BYTES)):
+        return
+    from ..codecs.penman_units import available, unit_pieces
+    from ..runtime.threads import cores, start
+
+    if cores() < 2 or not available():
+        return
+
+    window = WINDOW
+    streams = [unit_pieces(gold, str(gold), False, window, first=window),
+               unit_pieces(system, str(system), False, window, first=window)]
+
+    def cut() -> tuple:
+        firsts: list = []
+        for stream in streams:  # as the serial reading: gold first, system only after it
+            try:
+                firsts.append((next(stream, None), None))
+            except BaseException as exc:  # raised where the reading would raise it
+                firsts.append((None, exc))
+                break
+        return streams, firsts
+
+    _AHEAD.append((gold, system, window, start(cut)))
+
+
+def _read_ahead_of(gold: str, system: str) -> tuple | None:
+    """``(streams, [gold's first piece, system's])`` of :func:`read_ahead` of these files
+    (waiting for its end; its errors raised, gold's first), else ``None``.  The first
+    reading after :func:`read_ahead` takes it, or drops it when it reads other files."""
+    if not _AHEAD:
+        return None
+    ahead = _AHEAD.pop()
+    if ahead[:3] != (gold, system, WINDOW):
+        return None
+    join = ahead[3]
+    streams, firsts = join()
+    for _, exc in firsts:
+        if exc is not None:
+            raise exc
+    return streams, [first for first, _ in firsts]
 
 
 def _kernel_loaded(metric: str, options: dict) -> None:
@@ -445,39 +512,6 @@ def score_coded(metric: str, gold: str, system: str, keep: frozenset[str], execu
         except CutDeclined:
             pass
     return _score_batches(metric, _block_batches(gold, system, keep), gold, system, keep, options)
-
-
-SHARED_MIN_BYTES = 3_000_000
-"""With the automatic executor (``-j 0``), the coded path runs on two processes (or as many
-as there are cores) from a gold file of this many bytes on, when a whole core is free
-(:func:`core_free`); below it, in this one.  Session 29, after lean's start-up cuts
-(``bench_altmetrics.py --parallel --repeat 11``, whole commands, runs interleaved, load
-0.3-0.7): -j 2 against -j 1 was 0.72-0.93x on a 0.29 MB prefix of SICK, 0.77-1.07x on SICK
-(1.15 MB), 0.94-1.03x on SICK x2 (2.3 MB) and 1.22-1.30x on SICK x5 (5.75 MB); its fixed
-cost (the fork, the worker's first pages and calls, the imports of the shared map) is ~5-7
-ms against ~2.5 us of work a pair.  With one core kept busy by another job (load 1.2-1.9)
--j 2 was 6-10 ms slower on SICK and x2.  benchmarks/README.md, "Session 29"."""
-
-
-def core_free() -> bool:
-    """Whether a whole second core is free for the coded path's worker: the one-minute load
-    average leaves at least one core beside this process (a worker that shares its core
-    with another job makes -j 2 slower than -j 1 here: its work per pair is ~2-3 us)."""
-    from ..runtime.executor import free_cores
-
-    return free_cores() >= 1
-
-
-def shared_worth_it(metric: str, gold: str, options: dict) -> bool:
-    """Whether ``-j 0`` runs the coded path of ``metric`` (with ``options``) on ``gold``
-    on several processes (:data:`SHARED_MIN_BYTES`, :func:`core_free`); never for the
-    other paths."""
-    from .amr_formats import large_input
-
-    coded = CODED.get(metric)
-    if coded is None or not coded[0](options):
-        return False
-    return large_input(gold, SHARED_MIN_BYTES) and core_free()
 
 
 def shared(executor) -> bool:

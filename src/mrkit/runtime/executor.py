@@ -52,8 +52,8 @@ class SerialExecutor:
     def __init__(self, threads: int = 1) -> None:
         self.threads = threads
         """1: one thread.  0 (the automatic executor, ``-j 0``): a pipeline may run compiled
-        work that lets go of the GIL on a second thread when the load average leaves a core
-        free (:mod:`mrkit.runtime.threads`; the coded ``score`` path does)."""
+        work that lets go of the GIL on a second thread (:mod:`mrkit.runtime.threads`; the
+        coded ``score`` path does)."""
 
     def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
         from ..codecs._gc_paused import gc_paused
@@ -224,7 +224,7 @@ def free_cores() -> float:
     """Cores the one-minute load average leaves beside this process (``cores - load``); 0 on
     a single core, infinite where there is no load average (Windows: the caller trusts the
     input's size).  The automatic choices of the pipelines ask how much they need
-    (:func:`mrkit.pipeline.amr.cores_free`, :func:`mrkit.pipeline.amr_metrics.core_free`)."""
+    (:func:`mrkit.pipeline.amr.cores_free`)."""
     cores = os.cpu_count() or 1
     if cores <= 1:
         return 0.0
