@@ -60,7 +60,8 @@ def add_executor_options(p) -> None:
     g.add_argument("-j", "--workers", type=int, default=0,
                    help="worker processes (default 0: automatic, i.e. one process unless the input is "
                         "large enough for all cores to pay; Smatch of files also asks that the load "
-                        "average leave a second core free); results do not depend on it")
+                        "average leave a second core free; score -m sema|sembleu|wlk|simple of PENMAN "
+                        "files uses two threads instead); results do not depend on it")
     from ..runtime.executor import KINDS
 
     g.add_argument("--executor", choices=KINDS, default="auto",
