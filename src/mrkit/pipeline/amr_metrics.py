@@ -437,7 +437,9 @@ def read_ahead(gold: str, system: str) -> None:
                 break
         return streams, firsts
 
-    _AHEAD.append((gold, system, window, start(cut)))
+    # not waiting for the thread to run: this one goes on importing, reading files (each
+    # read lets go of the GIL, and the new thread takes it then)
+    _AHEAD.append((gold, system, window, start(cut, wait=False)))
 
 
 def _read_ahead_of(gold: str, system: str) -> tuple | None:

@@ -22,12 +22,13 @@ if TYPE_CHECKING:
     from typing import Any, Callable
 
 
-def start(fn: Callable[[], Any]) -> Callable[[], Any]:
+def start(fn: Callable[[], Any], wait: bool = True) -> Callable[[], Any]:
     """Run ``fn()`` on a new thread from now on; the function returned waits for its end and
-    gives its result, or raises its exception (every time it is called).  Returns once the
-    new thread runs: it holds the GIL then until its first compiled call or system call lets
-    go of it (else this thread, running Python, could keep the GIL for up to the switch
-    interval, 5 ms, and the new one start late)."""
+    gives its result, or raises its exception (every time it is called).  ``wait``: return
+    once the new thread runs (it holds the GIL then until its first compiled call or system
+    call lets go of it), for a caller about to run Python that would keep the GIL for up to
+    the switch interval, 5 ms, and the new thread start late; a caller that lets go of the
+    GIL soon (system calls, compiled calls) need not wait."""
     done, started = _thread.allocate_lock(), _thread.allocate_lock()
     done.acquire()
     started.acquire()
@@ -43,7 +44,8 @@ def start(fn: Callable[[], Any]) -> Callable[[], Any]:
             done.release()
 
     _thread.start_new_thread(run, ())
-    started.acquire()
+    if wait:
+        started.acquire()
 
     def join() -> Any:
         with done:
