@@ -192,20 +192,29 @@ def _with_error(tmp_path, n: int, where: int, side: int, kind: int):
     return gold, system
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(n=st.integers(1, 40), data=st.data())
-def test_an_error_anywhere_is_the_serial_runs(tmp_path, tiny, n, data):
+def same_errors(tmp_path, n, data, metrics, outcome, one, other) -> None:
+    """Files of ``n`` pairs with an error at a place, on a side and of a kind drawn from
+    ``data`` (:func:`_with_error`): ``outcome(metric, gold, system, other)`` is the error
+    (or the general path's ``None``) that ``outcome(..., one)`` gives, for each metric."""
     where = data.draw(st.integers(0, n - 1))
     side = data.draw(st.integers(0, 1))
     kind = data.draw(st.integers(0, 2))
     gold, system = _with_error(tmp_path, n, where, side, kind)
-    for metric in ("sema", "sembleu"):
-        want = _outcome(metric, gold, system, 1)
+    for metric in metrics:
+        want = outcome(metric, gold, system, one)
         assert want is None or want[0] == "error"
-        assert _outcome(metric, gold, system, 2) == want
+        assert outcome(metric, gold, system, other) == want
 
 
-def test_two_errors_the_first_in_file_order_gold_first(tmp_path, tiny):
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(n=st.integers(1, 40), data=st.data())
+def test_an_error_anywhere_is_the_serial_runs(tmp_path, tiny, n, data):
+    same_errors(tmp_path, n, data, ("sema", "sembleu"), _outcome, 1, 2)
+
+
+def first_errors_in_file_order(tmp_path, metric, outcome, one, others) -> None:
+    """Errors in both files: ``outcome(metric, gold, system, j)`` for each ``j`` of
+    ``others`` is the one of ``one``: the first bad block in file order, gold first."""
     gold, system = tmp_path / "g.amr", tmp_path / "s.amr"
     g = GOOD * 6
     s = GOOD[::-1] * 6
@@ -214,14 +223,18 @@ def test_two_errors_the_first_in_file_order_gold_first(tmp_path, tiny):
     s[17] = "(a / b (c / d))"
     gold.write_text("\n\n".join(g) + "\n", encoding="utf-8")
     system.write_text("\n\n".join(s) + "\n", encoding="utf-8")
-    want = _outcome("wlk", gold, system, 1)
+    want = outcome(metric, gold, system, one)
     assert want[0] == "error" and want[2] == str(system) and str(want[4]) == "10"
-    assert _outcome("wlk", gold, system, 2) == want
+    assert [outcome(metric, gold, system, j) for j in others] == [want] * len(others)
     s[9] = GOOD[0]
     system.write_text("\n\n".join(s) + "\n", encoding="utf-8")
-    want = _outcome("wlk", gold, system, 1)
+    want = outcome(metric, gold, system, one)
     assert want[0] == "error" and want[2] == str(gold) and str(want[4]) == "18"
-    assert _outcome("wlk", gold, system, 3) == want
+    assert [outcome(metric, gold, system, j) for j in others] == [want] * len(others)
+
+
+def test_two_errors_the_first_in_file_order_gold_first(tmp_path, tiny):
+    first_errors_in_file_order(tmp_path, "wlk", _outcome, 1, (2, 3))
 
 
 @pytest.mark.parametrize("metric,extra", [("sema", []), ("sembleu", []), ("sembleu", ["-k", "1"]),

@@ -21,7 +21,8 @@ from mrkit.runtime import executor as executors
 from mrkit.runtime import threads
 from mrkit.runtime.executor import SerialExecutor, make_executor
 
-from test_amr_metrics_parallel import GOOD, MORE, OPTIONS, _with_error, left_to_python  # noqa: F401 (a fixture)
+from test_amr_metrics_parallel import (GOOD, MORE, OPTIONS, first_errors_in_file_order, left_to_python,  # noqa: F401
+                                       same_errors)
 
 pytestmark = pytest.mark.skipif(_pair_codes() is None, reason="compiled reader not built")
 
@@ -88,26 +89,12 @@ def test_tiny_windows_halves_and_pairs_left_to_python(tmp_path, split, tiny, req
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(n=st.integers(1, 40), data=st.data())
 def test_an_error_anywhere_is_the_one_thread_runs(tmp_path, split, tiny, n, data):
-    where = data.draw(st.integers(0, n - 1))
-    side = data.draw(st.integers(0, 1))
-    kind = data.draw(st.integers(0, 2))
-    gold, system = _with_error(tmp_path, n, where, side, kind)
-    for metric in ("sema", "wlk"):
-        want = _outcome(metric, gold, system, 1)
-        assert want is None or want[0] == "error"
-        assert _outcome(metric, gold, system, 0) == want
+    same_errors(tmp_path, n, data, ("sema", "wlk"), _outcome, 1, 0)
 
 
 def test_errors_of_both_files_gold_first(tmp_path, split, tiny):
+    first_errors_in_file_order(tmp_path, "simple", _outcome, 1, (0,))
     gold, system = tmp_path / "g.amr", tmp_path / "s.amr"
-    g, s = GOOD * 6, GOOD[::-1] * 6
-    g[17] = "(p / q :ARG0 (r / s)"
-    s[9] = "(a / b (c / d))"
-    gold.write_text("\n\n".join(g) + "\n", encoding="utf-8")
-    system.write_text("\n\n".join(s) + "\n", encoding="utf-8")
-    want = _outcome("simple", gold, system, 1)
-    assert want[0] == "error" and want[2] == str(system) and str(want[4]) == "10"
-    assert _outcome("simple", gold, system, 0) == want
     # a file that cannot be read on either side: gold's error first, as one after the other
     missing = tmp_path / "none.amr"
     for pair in ((missing, system), (gold, missing), (missing, tmp_path / "none2.amr")):
