@@ -203,8 +203,11 @@ def test_kernels_do_not_depend_on_the_numbering():
 def test_malformed_codes_are_an_error_not_a_crash():
     from mrkit.metrics.amr import _sema, _sembleu, _simple, _wlk
 
-    _, codes, _ = _codes(["(a / b :ARG0 (c / d))"], ["(a / b)"])
+    _, view, _ = _codes(["(a / b :ARG0 (c / d))"], ["(a / b)"])
+    codes = bytes(view)  # the reader's codes: a read-only view of its own buffer, not copied
+    assert isinstance(view, memoryview) and view.readonly and view == codes
     bad = [codes[:-8], codes + codes[:8], b"\x00" * 7, array("q", [3, 1, 0, 1, 1, 0, 5, 0, 1, 7, 0]).tobytes()]
+    bad += [view[:-8], memoryview(b"\x00" + codes[:-8])[1:]]  # any buffer; one not on an 8-byte boundary
     for b in bad:
         for call in (lambda: _sema.sema_codes(b, 1), lambda: _simple.simple_codes(b, 1, False),
                      lambda: _wlk.wlk_codes(b, 1, 2), lambda: _sembleu.sembleu_codes(b, 1, 3)):
@@ -289,3 +292,16 @@ def test_small_pieces_batches_and_errors_in_order(tmp_path, monkeypatch):
     from the bytes of the right piece."""
     monkeypatch.setattr(amr_metrics, "WINDOW", 32)
     test_batches_and_errors_in_order(tmp_path, monkeypatch)
+
+
+def test_kernels_read_any_buffer_of_codes():
+    """The kernels take the reader's view, bytes, or a buffer that does not start on an
+    8-byte boundary (read through a copy): the same values."""
+    from mrkit.metrics.amr import _sema, _sembleu, _simple, _wlk
+
+    _, view, _ = _codes(["(a / b :ARG0 (c / d))", "(x / y :mod \"z\")"], ["(a / b)", "(x / y :mod (z / w))"])
+    odd = memoryview(b"\x00" + bytes(view))[1:]
+    for call in (lambda b: _sema.sema_codes(b, 2), lambda b: _simple.simple_codes(b, 2, True),
+                 lambda b: _wlk.wlk_codes(b, 2, 2), lambda b: _sembleu.sembleu_codes(b, 2, 3)):
+        want = call(bytes(view))
+        assert call(view) == want and call(odd) == want and call(bytearray(view)) == want

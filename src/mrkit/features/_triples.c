@@ -1204,7 +1204,8 @@ out:
  *   pair_codes(gold_blocks, system_blocks, keep) -> (ids, codes, refused)
  *
  * The Smatch triples of many pairs of PENMAN blocks (two lists of equal length, block k
- * of each list is pair k) as one bytes of int64, for the compiled counting of the label
+ * of each list is pair k) as one buffer of int64 (a read-only memoryview: codes_view), for
+ * the compiled counting of the label
  * metrics (SEMA, SemBLEU, WLK, SIMPLE: mrkit.pipeline.amr_metrics) with no Python object
  * per graph or triple.  Per pair, the gold graph then the system graph, each
  *
@@ -1489,6 +1490,62 @@ static int coder_pair(coder_t *c, text_t *tx[2], Py_ssize_t k) {
     return 0;
 }
 
+/* ------------------------------------------------------------ the codes, not copied
+ *
+ * The codes of a call are handed out as a read-only memoryview of the very buffer they were
+ * written to (an object of this type owns it): no copy into a bytes object, whose pages
+ * (as many as the codes': 2.4 MB on SICK) cost a page fault each on first touch -- ~600
+ * faults, a fifth of the coding (issue 14). The kernels read any buffer. */
+
+typedef struct {
+    PyObject_HEAD
+    int64_t *v;
+    Py_ssize_t n;   /* values */
+} codes_obj;
+
+static void codes_dealloc(PyObject *self) {
+    free(((codes_obj *)self)->v);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static int codes_getbuffer(PyObject *self, Py_buffer *view, int flags) {
+    static char empty[8];
+    codes_obj *o = (codes_obj *)self;
+    return PyBuffer_FillInfo(view, self, o->v ? (void *)o->v : (void *)empty, o->n * (Py_ssize_t)sizeof(int64_t), 1,
+                             flags);
+}
+
+static PyBufferProcs codes_as_buffer = {codes_getbuffer, NULL};
+
+static PyTypeObject codes_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "mrkit.features._triples.Codes",
+    .tp_basicsize = sizeof(codes_obj),
+    .tp_dealloc = codes_dealloc,
+    .tp_as_buffer = &codes_as_buffer,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The int64 codes of a pair_codes call (read through a memoryview).",
+};
+
+/* a read-only memoryview of the values of v (n values; owned from now on, freed with the
+ * view: the caller forgets it), or NULL (a Python error; v freed) */
+static PyObject *codes_view(int64_t *v, size_t n) {
+    if (v && n) {   /* the capacity left over: given back (a realloc that shrinks: no copy) */
+        int64_t *w = realloc(v, n * sizeof(int64_t));
+        if (w) v = w;
+    }
+    codes_obj *o = PyObject_New(codes_obj, &codes_type);
+    if (!o) {
+        free(v);
+        return NULL;
+    }
+    o->v = v;
+    o->n = (Py_ssize_t)n;
+    PyObject *view = PyMemoryView_FromObject((PyObject *)o);
+    Py_DECREF(o);
+    return view;
+}
+
 /* (ids, codes, refused) of a finished call (with the GIL; np pairs) */
 static PyObject *coder_result(coder_t *c, Py_ssize_t np) {
     for (Py_ssize_t k = 0; k < np; k++)
@@ -1506,8 +1563,9 @@ static PyObject *coder_result(coder_t *c, Py_ssize_t np) {
         if (!kk) { Py_DECREF(refused); return NULL; }
         PyList_SET_ITEM(refused, (Py_ssize_t)q, kk);
     }
-    PyObject *codes = PyBytes_FromStringAndSize(c->out.n ? (const char *)c->out.v : NULL,
-                                                (Py_ssize_t)(c->out.n * sizeof(int64_t)));
+    PyObject *codes = codes_view(c->out.v, c->out.n);
+    c->out.v = NULL;   /* the view's now */
+    c->out.n = c->out.cap = 0;
     if (!codes) { Py_DECREF(refused); return NULL; }
     return Py_BuildValue("(ONN)", c->ids, codes, refused);
 }
@@ -1671,5 +1729,6 @@ static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_triples",
 
 PyMODINIT_FUNC PyInit__triples(void) {
     fill_classes();
+    if (PyType_Ready(&codes_type) < 0) return NULL;
     return PyModule_Create(&moduledef);
 }

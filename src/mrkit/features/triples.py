@@ -132,7 +132,8 @@ def _block_triples():
 def pair_codes(golds: list[str], systems: list[str], keep: frozenset[str] = NON_INVERTED_OF):
     """``(ids, codes, refused)`` of many pairs of PENMAN blocks (``golds[k]``,
     ``systems[k]``), read by the compiled reader (:mod:`mrkit.features._triples`,
-    ``pair_codes``) into one bytes of int64 with no Python object per graph or triple: per
+    ``pair_codes``) into one buffer of int64 (a read-only memoryview of the reader's own
+    buffer, not copied) with no Python object per graph or triple: per
     pair, the gold then the system graph's :class:`Triples` as numbers (see the C file;
     the same triples as :func:`block_triples`, tested).  ``refused``: the pairs a block of
     which the reader leaves to the general path.  ``None`` when the compiled reader is

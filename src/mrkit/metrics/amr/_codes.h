@@ -87,4 +87,42 @@ static inline PyObject *codes_malformed(void) {
     return NULL;
 }
 
+/* The int64 values [*p, *end) of a buffer of codes (bytes, or the memoryview the reader
+ * hands out without a copy); through a copy (*copy: to free) when the buffer does not start
+ * on an 8-byte boundary.  0, or -1 with a Python error. */
+static inline int codes_span(const Py_buffer *view, const int64_t **p, const int64_t **end, int64_t **copy) {
+    Py_ssize_t n = view->len / (Py_ssize_t)sizeof(int64_t);
+    *copy = NULL;
+    if (((uintptr_t)view->buf & (sizeof(int64_t) - 1)) != 0) {
+        *copy = malloc(sizeof(int64_t) * (size_t)(n + 1));
+        if (!*copy) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        memcpy(*copy, view->buf, sizeof(int64_t) * (size_t)n);
+        *p = *copy;
+    } else {
+        *p = (const int64_t *)view->buf;
+    }
+    *end = *p + n;
+    return 0;
+}
+
+/* a kernel of (codes, pairs, one more int argument): body(p, end, pairs, arg) called on the
+ * values of the codes argument (any buffer), which is released after */
+#define CODES_KERNEL(name, fmt, body)                                                      \
+    static PyObject *name(PyObject *self, PyObject *args) {                               \
+        Py_buffer view;                                                                    \
+        Py_ssize_t pairs;                                                                  \
+        int arg = 0;                                                                       \
+        (void)self;                                                                        \
+        if (!PyArg_ParseTuple(args, fmt, &view, &pairs, &arg)) return NULL;                \
+        const int64_t *p, *end;                                                            \
+        int64_t *copy;                                                                     \
+        PyObject *r = codes_span(&view, &p, &end, &copy) < 0 ? NULL : body(p, end, pairs, arg); \
+        free(copy);                                                                        \
+        PyBuffer_Release(&view);                                                           \
+        return r;                                                                          \
+    }
+
 #endif

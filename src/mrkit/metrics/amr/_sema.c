@@ -180,13 +180,9 @@ static int sema_pair(const cgraph *a, const cgraph *b, state *s, int64_t out[3])
     return 0;
 }
 
-static PyObject *k_sema_codes(PyObject *self, PyObject *args) {
-    PyObject *codes;
-    Py_ssize_t pairs;
-    if (!PyArg_ParseTuple(args, "O!n", &PyBytes_Type, &codes, &pairs)) return NULL;
+static PyObject *sema_codes_of(const int64_t *p, const int64_t *end, Py_ssize_t pairs, int unused) {
+    (void)unused;
     if (pairs < 0) return codes_malformed();
-    const int64_t *p = (const int64_t *)PyBytes_AS_STRING(codes);
-    const int64_t *end = p + PyBytes_GET_SIZE(codes) / (Py_ssize_t)sizeof(int64_t);
     PyObject *res = PyBytes_FromStringAndSize(NULL, pairs * 3 * (Py_ssize_t)sizeof(int64_t));
     if (!res) return NULL;
     int64_t *o = (int64_t *)PyBytes_AS_STRING(res);
@@ -206,6 +202,8 @@ static PyObject *k_sema_codes(PyObject *self, PyObject *args) {
     if (p != end) { Py_DECREF(res); return codes_malformed(); }
     return res;
 }
+
+CODES_KERNEL(k_sema_codes, "y*n|i", sema_codes_of)
 
 static PyMethodDef methods[] = {
     {"sema_codes", k_sema_codes, METH_VARARGS,

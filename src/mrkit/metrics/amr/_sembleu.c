@@ -278,14 +278,8 @@ static int g_codes_in(G *g, const cgraph *c, int64_t **buf, size_t *cap) {
     return 0;
 }
 
-static PyObject *k_codes(PyObject *self, PyObject *args) {
-    PyObject *codes;
-    Py_ssize_t pairs;
-    int k;
-    if (!PyArg_ParseTuple(args, "O!ni", &PyBytes_Type, &codes, &pairs, &k)) return NULL;
+static PyObject *sembleu_codes_of(const int64_t *p, const int64_t *end, Py_ssize_t pairs, int k) {
     if (pairs < 0 || k < 1 || k > 3) return codes_malformed();
-    const int64_t *p = (const int64_t *)PyBytes_AS_STRING(codes);
-    const int64_t *end = p + PyBytes_GET_SIZE(codes) / (Py_ssize_t)sizeof(int64_t);
     Py_ssize_t w = 2 * k + 2;
     PyObject *res = PyBytes_FromStringAndSize(NULL, pairs * w * (Py_ssize_t)sizeof(int64_t));
     if (!res) return NULL;
@@ -422,6 +416,8 @@ done:
     Py_DECREF(cl);
     return res;
 }
+
+CODES_KERNEL(k_codes, "y*ni", sembleu_codes_of)
 
 static PyMethodDef methods[] = {
     {"sembleu_row", k_row, METH_VARARGS,

@@ -77,14 +77,8 @@ static double jaccard(const int64_t *a, int64_t na, const int64_t *b, int64_t nb
     return uni ? (double)inter / (double)uni : 1.0;
 }
 
-static PyObject *k_simple_codes(PyObject *self, PyObject *args) {
-    PyObject *codes;
-    Py_ssize_t pairs;
-    int bags;
-    if (!PyArg_ParseTuple(args, "O!np", &PyBytes_Type, &codes, &pairs, &bags)) return NULL;
+static PyObject *simple_codes_of(const int64_t *p, const int64_t *end, Py_ssize_t pairs, int bags) {
     if (pairs < 0) return codes_malformed();
-    const int64_t *p = (const int64_t *)PyBytes_AS_STRING(codes);
-    const int64_t *end = p + PyBytes_GET_SIZE(codes) / (Py_ssize_t)sizeof(int64_t);
     PyObject *res = PyBytes_FromStringAndSize(NULL, pairs * (Py_ssize_t)sizeof(double));
     if (!res) return NULL;
     double *o = (double *)PyBytes_AS_STRING(res);
@@ -107,6 +101,8 @@ static PyObject *k_simple_codes(PyObject *self, PyObject *args) {
     if (p != end) { Py_DECREF(res); return codes_malformed(); }
     return res;
 }
+
+CODES_KERNEL(k_simple_codes, "y*np", simple_codes_of)
 
 static PyMethodDef methods[] = {
     {"simple_codes", k_simple_codes, METH_VARARGS,

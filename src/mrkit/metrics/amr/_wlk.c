@@ -382,14 +382,8 @@ done:
     return rv;
 }
 
-static PyObject *k_wlk_codes(PyObject *self, PyObject *args) {
-    PyObject *codes;
-    Py_ssize_t pairs;
-    int k;
-    if (!PyArg_ParseTuple(args, "O!ni", &PyBytes_Type, &codes, &pairs, &k)) return NULL;
+static PyObject *wlk_codes_of(const int64_t *p, const int64_t *end, Py_ssize_t pairs, int k) {
     if (pairs < 0 || k < 0) return codes_malformed();
-    const int64_t *p = (const int64_t *)PyBytes_AS_STRING(codes);
-    const int64_t *end = p + PyBytes_GET_SIZE(codes) / (Py_ssize_t)sizeof(int64_t);
     PyObject *res = PyBytes_FromStringAndSize(NULL, pairs * (Py_ssize_t)sizeof(double));
     if (!res) return NULL;
     double *o = (double *)PyBytes_AS_STRING(res);
@@ -412,6 +406,8 @@ static PyObject *k_wlk_codes(PyObject *self, PyObject *args) {
     }
     return res;
 }
+
+CODES_KERNEL(k_wlk_codes, "y*ni", wlk_codes_of)
 
 static PyMethodDef methods[] = {
     {"wlk_triples", k_wlk, METH_VARARGS,
