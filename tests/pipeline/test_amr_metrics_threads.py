@@ -188,6 +188,11 @@ def test_a_read_ahead_of_other_files_is_dropped(tmp_path, ahead):
     assert _outcome("sema", gold, system, 0) == _outcome("sema", gold, system, 1)
     assert not amr_metrics._AHEAD
     assert ahead.count(str(system)) == 2 and ahead.count(str(other)) == 1
+    # one no reading took is replaced by the next (a long-lived process keeps at most one)
+    amr_metrics.read_ahead(str(gold), str(other))
+    amr_metrics.read_ahead(str(gold), str(system))
+    assert [a[:2] for a in amr_metrics._AHEAD] == [(str(gold), str(system))]
+    assert _outcome("sema", gold, system, 0) == _outcome("sema", gold, system, 1) and not amr_metrics._AHEAD
 
 
 def test_nothing_is_read_ahead_of_pipes_small_files_or_one_core(tmp_path, ahead, monkeypatch):

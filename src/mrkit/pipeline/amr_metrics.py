@@ -411,7 +411,8 @@ def read_ahead(gold: str, system: str) -> None:
     from the path that reads it), of :data:`THREADS_MIN_BYTES` or more, on two cores, with
     the compiled scanner; else nothing happens.  Errors of the reading are raised where the
     serial reading raises them, and only if the command gets there."""
-    if _AHEAD or os.environ.get("MRKIT_PURE_PENMAN") or os.environ.get("MRKIT_PURE_UNITS"):
+    _AHEAD.clear()  # one read-ahead at a time: a later one replaces one no reading took
+    if os.environ.get("MRKIT_PURE_PENMAN") or os.environ.get("MRKIT_PURE_UNITS"):
         return
     from .amr_formats import _penman_by_suffix, large_input
 
