@@ -32,7 +32,8 @@ def _timed(fn, name):
         began = time.perf_counter()
         out = fn(task)
         kind = name if os.getpid() == MAIN else "wtask"
-        log(f"{kind} {1000 * (began - T0):.2f}-{1000 * (time.perf_counter() - T0):.2f}")
+        pairs = len(task[1]) // 24 if isinstance(task, tuple) and len(task) == 3 and isinstance(task[1], bytes) else 0
+        log(f"{kind} {1000 * (began - T0):.2f}-{1000 * (time.perf_counter() - T0):.2f} pairs={pairs}")
         return out
     return run
 

@@ -298,6 +298,7 @@ def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> 
     procs = _fork_workers(fn, max(0, workers - 1))
     try:
         it = iter(tasks)
+        here = getattr(tasks, "here", None)  # the stream's own size of a task for this process
         results: dict[int, tuple] = {}  # index -> (value, exception)
         nxt = 0      # the next index to yield
         drawn = 0    # tasks drawn from the stream
@@ -307,12 +308,12 @@ def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> 
         taken: set[int] = set()  # tasks queued to a worker that this process took back
         last_run = 0.0  # seconds this process took for its last task
 
-        def draw():
+        def draw(mine: bool = False):
             nonlocal drawn, end, stream_error
             if end is not None or failed_at is not None:
                 return None
             try:
-                task = next(it)
+                task = here() if mine and here is not None else next(it)
             except StopIteration:
                 end = drawn
                 return None
@@ -420,7 +421,7 @@ def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> 
                 continue
             feed()
             if len(results) < AHEAD:
-                got = draw()
+                got = draw(True)
                 if got is not None:
                     run_here(*got)
                     continue
