@@ -47,9 +47,9 @@ def _patch_forked(forked) -> None:
 
     fork_workers = forked._fork_workers
 
-    def timed_fork(fn, count):
+    def timed_fork(fn, count, *rest):
         log("fork")
-        return fork_workers(fn, count)
+        return fork_workers(fn, count, *rest)
 
     forked.shared_map, forked._fork_workers = timed_map, timed_fork
     forked.reap = _between(forked.reap, "reap start", "reap end")

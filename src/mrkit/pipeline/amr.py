@@ -13,7 +13,8 @@ what a worker needs is imported before the workers fork.  With a
 :class:`~mrkit.runtime.executor.ProcessExecutor` this process scores chunks too
 (``map_shared``: ``-j 2`` is this process and one forked worker): this process cuts the
 files, once, into guided chunks (:func:`_guided`), keeps each worker three chunks ahead (byte
-ranges, 24 bytes a pair) and scores the next chunk itself.  A chunk comes back reduced where
+ranges, 24 bytes a pair; the first one cut before the fork) and scores a small chunk itself
+(:class:`_UnitStream`, at most :data:`UNIT_CHUNK_HERE` pairs) between handing them out.  A chunk comes back reduced where
 it was scored (:func:`_packed`: ids, int64 counts and their sums, each pair's F1,
 certificates, bounds) and lands in a :class:`~mrkit.aggregate.columns.ColumnCollector`:
 after the map this process only concatenates arrays (session 28).  An executor whose workers do not see this
