@@ -226,8 +226,8 @@ def test_shared_runs_equal_serial_on_bamboo(corpus):
 
 
 def test_shared_chunks_ramp_up_from_the_smallest(tmp_path):
-    """With processes sharing the stream, the first chunks are UNIT_CHUNK_MIN, twice that,
-    four times...: a worker starts on the first small chunk while the next one is cut;
+    """With processes sharing the stream, the first chunks are UNIT_CHUNK_MIN, 2 ** RAMP
+    times that, 4 ** RAMP times...: a worker starts on the first small chunk while the next one is cut;
     then the guided sizes (never growing); every pair once, in order."""
     n = 64 * amr.UNIT_CHUNK_MIN
     gold = _corpus(tmp_path / "g.amr", n, 0, sep="\n")
@@ -235,9 +235,9 @@ def test_shared_chunks_ramp_up_from_the_smallest(tmp_path):
     chunks = list(amr._unit_chunks(gold, system, None, 2))
     sizes = [len(g) // 24 for _, g, _ in chunks]
     assert [k for k, _, _ in chunks] == [sum(sizes[:i]) for i in range(len(sizes))] and sum(sizes) == n
-    m = amr.UNIT_CHUNK_MIN
-    assert sizes[:3] == [m, 2 * m, 4 * m]
-    ramp = next(i for i, s in enumerate(sizes) if s != m << i)
+    m, r = amr.UNIT_CHUNK_MIN, amr.RAMP
+    assert sizes[:2] == [m, m << r] and sizes[2] <= m << 2 * r
+    ramp = next(i for i, s in enumerate(sizes) if s != m << r * i)
     assert all(a >= b for a, b in zip(sizes[ramp:], sizes[ramp + 1:-1]))
 
 
@@ -325,7 +325,7 @@ def test_unit_stream_hands_out_every_pair_once_in_order_whoever_draws(tmp_path, 
         next(stream)
     m = amr.UNIT_CHUNK_MIN
     assert worker_sizes[:1] == [m][:len(worker_sizes)]  # the ramp counts the worker's chunks only
-    assert all(size <= m << i for i, size in enumerate(worker_sizes))
+    assert all(size <= m << amr.RAMP * i for i, size in enumerate(worker_sizes))
     serial = list(amr._unit_chunks(gold, system, 10 ** 9))
     assert b"".join(c[1] for c in chunks) == serial[0][1] and b"".join(c[2] for c in chunks) == serial[0][2]
 

@@ -547,6 +547,13 @@ the same guided size for both, the worker waited 5-19 ms of a 170 ms run of SICK
 this process scored a chunk of 1,024-2,034 pairs and cut the next ones)."""
 
 
+RAMP = 2
+"""The first chunks of a worker grow by ``2 ** RAMP`` (128, 512, 2,048 pairs, then the guided
+size): session 30, with doubling (128, 256, 512), the three chunks queued to the worker
+(~13 ms of Little Prince pairs) ran out while this process scored its own first chunk and
+cut the next ones (the first windows of the files), and the worker waited 2-16 ms.  Cutting
+four times the pairs still takes about half the scoring time of the chunk before."""
+
 PRELOAD_SHARED = True
 """Whether :func:`_preload` runs before ``map_shared`` forks its worker too (session 30):
 this process imports those modules for its own chunks anyway, and a worker forked after
@@ -607,7 +614,7 @@ class _UnitStream:
             if here:
                 pairs = min(pairs, max(UNIT_CHUNK_MIN, UNIT_CHUNK_HERE))
             else:
-                pairs = min(pairs, UNIT_CHUNK_MIN << min(self.drawn, 32))
+                pairs = min(pairs, UNIT_CHUNK_MIN << min(RAMP * self.drawn, 32))
                 self.drawn += 1
             step = UNIT * pairs
             self._fill(step)
