@@ -149,7 +149,8 @@ def timeline_run(args: list[str], timeout: float) -> dict[str, float]:
     return timeline_smatch.summary(r.stderr.splitlines(), 1000 * r.wall)
 
 
-TIMELINE = ("before", "to smatch_files", "to first task", "tail", "after map", "cpu to fork", "cpu after map")
+TIMELINE = ("before", "to smatch_files", "to first task", "tail", "after map", "cpu to fork", "cpu after map",
+            "worker start", "worker idle")
 
 
 def parallel_table(repeat: int, timeout: float, times: tuple[int, ...] | None = None, corpus: str = "sick",
