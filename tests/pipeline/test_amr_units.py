@@ -246,17 +246,17 @@ def test_shared_chunks_ramp_up_from_the_smallest(tmp_path):
 @given(n=st.integers(1, 90), shift=st.integers(0, 8), workers=st.sampled_from([2, 3]),
        sep=st.sampled_from(["\n\n", "\n", ""]), bad=st.none() | st.integers(0, 120),
        smallest=st.sampled_from([1, 3, 8]), here=st.sampled_from([1, 2, 5, 512]),
-       text_slice=st.sampled_from([1, 4, 256]), first_before_fork=st.booleans())
+       first_before_fork=st.booleans())
 def test_shared_runs_equal_serial_on_generated_corpora(tmp_path, n, shift, workers, sep, bad, smallest, here,
-                                                       text_slice, first_before_fork):
+                                                       first_before_fork):
     """Generated corpora, tiny guided chunks (many tasks, the ramp, the end), this process's
-    own chunks of any size, texts read in slices of any size, the worker's first chunk
+    own chunks of any size, the worker's first chunk
     drawn before the fork or not, blank lines or none, an error anywhere or none: -j 2 and
     -j 3 give the serial run's ids, rows, certificates, bound and summary to the bit, or
     its error line."""
     from mrkit.runtime import forked
 
-    knobs = (amr, "UNIT_CHUNK_HERE", here), (amr, "TEXT_SLICE", text_slice), (forked, "FIRST_BEFORE_FORK", first_before_fork)
+    knobs = (amr, "UNIT_CHUNK_HERE", here), (forked, "FIRST_BEFORE_FORK", first_before_fork)
     saved_knobs = [(m, k, getattr(m, k)) for m, k, _ in knobs]
     for m, k, v in knobs:
         setattr(m, k, v)
@@ -343,23 +343,6 @@ def test_unit_stream_with_different_counts_or_none_regroups(tmp_path):
             with pytest.raises(amr._Regroup):
                 for _ in range(10):
                     stream.here() if draw == "here" else next(stream)
-
-
-@pytest.mark.parametrize("text_slice", [1, 7, 256])
-def test_a_task_reads_its_texts_in_slices_with_the_same_result(tmp_path, text_slice, monkeypatch):
-    """_score_units_of reads a chunk's texts TEXT_SLICE pairs at a time: the packed result
-    is the same bytes whatever the slice (and a block of several graphs still gives None)."""
-    from mrkit.align import AlignConfig
-    from mrkit.model.inverted_roles import NON_INVERTED_OF
-
-    gold = _corpus(tmp_path / "g.amr", 50, 0)
-    system = _corpus(tmp_path / "s.amr", 50, 3)
-    (k0, g, s), = amr._unit_chunks(gold, system, 10 ** 9)
-    args = (AlignConfig(), NON_INVERTED_OF, False, (gold, system), (gold, system), (k0, g, s))
-    monkeypatch.setattr(amr, "TEXT_SLICE", 10 ** 9)
-    want = amr._score_units_of(*args)
-    monkeypatch.setattr(amr, "TEXT_SLICE", text_slice)
-    assert amr._score_units_of(*args) == want
 
 
 # ------------------------------------------------------------------ session 28: chunks reduced where scored

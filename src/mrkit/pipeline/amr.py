@@ -232,25 +232,12 @@ def _score_units_of(config: "AlignConfig", keep: frozenset[str], record: bool, l
     """:func:`_score_units` with the run's settings apart from the chunk ``items`` (bound by
     :class:`_UnitsScorer`: a task is then plain ints and bytes, which travel without pickle,
     ``runtime/forked.py``)."""
-    from ..codecs.penman_units import UNIT, unit_texts
+    from ..codecs.penman_units import unit_texts
 
     (glabel, slabel), (gpath, spath), (k0, gunits, sunits) = labels, paths, items
-    out = [], ([], [], []), bytearray(), [], [] if record else None
-    step = UNIT * TEXT_SLICE
-    for at in range(0, max(len(gunits), len(sunits)), step):
-        golds = unit_texts(gpath, glabel, gunits[at:at + step])
-        systems = unit_texts(spath, slabel, sunits[at:at + step])
-        if not _scored_texts(config, keep, record, glabel, slabel, k0 + at // UNIT, golds, systems, *out):
-            return None
-    return _packed(*out)
-
-
-TEXT_SLICE = 256
-"""Pairs whose texts a task reads at a time (:func:`_score_units_of`): a chunk of 2,500
-SICK pairs is ~0.6 MB of text a side, read and decoded at once into buffers that the C
-library maps afresh (and the kernel zero-fills page by page) for every chunk; slices of
-256 pairs (~60 KB) reuse the same heap memory (session 30: a forked worker's page faults
-fell from ~2,500 to ~N on SICK x5)."""
+    golds = unit_texts(gpath, glabel, gunits)
+    systems = unit_texts(spath, slabel, sunits)
+    return _score_texts(config, keep, record, glabel, slabel, k0, golds, systems)
 
 
 class _UnitsScorer:
@@ -275,18 +262,11 @@ def _score_texts(config, keep, record, glabel, slabel, k0, golds, systems) -> tu
     is the pair's result -- the score, triple counts and certificate the general way
     gives, without a Python object per node.  Any other pair (unusual PENMAN, an error, a
     search the first stage does not certify) goes the general way below."""
-    out = [], ([], [], []), bytearray(), [], [] if record else None
-    if not _scored_texts(config, keep, record, glabel, slabel, k0, golds, systems, *out):
-        return None
-    return _packed(*out)
-
-
-def _scored_texts(config, keep, record, glabel, slabel, k0, golds, systems, ids, cols, certs, bounds, records) -> bool:
-    """:func:`_score_texts` into the given lists (a chunk read in slices): False when a
-    block does not hold exactly one graph."""
     fast = _fast_path(config, keep, record)
     parse_block = None  # the PENMAN codec (and the graph model) load when a pair needs them
+    ids, cols, certs, bounds = [], ([], [], []), bytearray(), []
     matched, n_gold, n_system = (c.append for c in cols)
+    records = [] if record else None
     for k, (gstart, gtext), (sstart, stext) in zip(range(k0, k0 + len(golds)), golds, systems):
         if fast is not None:
             coded = fast[0](gtext, stext, fast[2])
@@ -306,9 +286,9 @@ def _scored_texts(config, keep, record, glabel, slabel, k0, golds, systems, ids,
         g = parse_block(gstart, gtext, glabel, k)
         s = parse_block(sstart, stext, slabel, k)
         if len(g) != 1 or len(s) != 1:
-            return False
+            return None
         _add_scored(_scored(k, g[0], s[0], config, keep, record), ids, cols, certs, bounds, records)
-    return True
+    return _packed(ids, cols, certs, bounds, records)
 
 
 def _packed(ids: list, cols: tuple, certs: bytearray, bounds: list, records) -> tuple:
