@@ -7,6 +7,7 @@
     python benchmarks/bench_smatch.py --parallel --corpus lp --times 16  # LP v1.6 vs perturbed x16 (24,992 pairs)
     python benchmarks/bench_smatch.py --parallel --corpus bio --times 50 # Bio test vs perturbed x50 (25,000 pairs)
     python benchmarks/bench_smatch.py --parallel --corpus lp --times 16 --timeline  # + the phases of each run
+    python benchmarks/bench_smatch.py --parallel --times 5 --against ../main/src   # + another checkout, interleaved
 
 ``--targets`` runs the workloads of issue 14's target table (SICK, STS, Little Prince
 1,562 pairs perturbed, Little Prince T5 200 pairs, Bio test vs itself) with mrkit and
@@ -115,13 +116,15 @@ then ends as the ``mrkit`` console script does (``mrkit.cli.console``: no interp
 teardown when nothing is left for it to do), so that the wall time is a user's command's."""
 
 
-def cpu_run(args: list[str], repeat: int, timeout: float) -> tuple[float, float, float, float, float]:
-    """Median wall, parent CPU, workers' CPU (sum), parent and largest worker peak MB."""
+def cpu_run(args: list[str], repeat: int, timeout: float, src: str | None = None) -> tuple[float, float, float, float, float]:
+    """Median wall, parent CPU, workers' CPU (sum), parent and largest worker peak MB
+    (``src``: another checkout's ``src`` directory instead of this one's)."""
     import statistics
 
+    env = harness.mrkit_env() if src is None else {**harness.mrkit_env(), "PYTHONPATH": src}
     rows = []
     for _ in range(repeat):
-        r = harness.run([sys.executable, "-c", CPU_WRAPPER, *args], 1, timeout, harness.mrkit_env())
+        r = harness.run([sys.executable, "-c", CPU_WRAPPER, *args], 1, timeout, env)
         m = re.search(r"CPU ([\d.]+) ([\d.]+) (\d+) (\d+)\s*$", r.stderr)
         if not m:
             return (float("nan"),) * 5
@@ -149,11 +152,12 @@ def timeline_run(args: list[str], timeout: float) -> dict[str, float]:
     return timeline_smatch.summary(r.stderr.splitlines(), 1000 * r.wall)
 
 
-TIMELINE = ("before", "to smatch_files", "to first task", "tail", "after map", "cpu to fork", "cpu after map")
+TIMELINE = ("before", "to smatch_files", "to first task", "tail", "after map", "cpu to fork", "cpu after map",
+            "worker start", "worker idle")
 
 
 def parallel_table(repeat: int, timeout: float, times: tuple[int, ...] | None = None, corpus: str = "sick",
-                   timeline: bool = False) -> int:
+                   timeline: bool = False, against: str | None = None) -> int:
     """Wall clock and CPU per process of -j 1 and -j 2 (runs interleaved) on a corpus
     repeated ``times`` times (:data:`PARALLEL_CORPORA`; SICK x5 also without blank lines
     between graphs): where do two workers pay (pipeline/amr.py SHARED_MIN_BYTES)?  On a
@@ -172,11 +176,19 @@ def parallel_table(repeat: int, timeout: float, times: tuple[int, ...] | None = 
         cases += [(f"{label} x5, no blank lines", 5, True)] * (corpus == "sick" and 5 in times)
         for name, times, squeeze in cases:
             gold, system = repeated(g, s, times, tmp, blank_lines=not squeeze)
-            got: dict[str, list] = {"1": [], "2": []}
+            got: dict[str, list] = {"1": [], "2": []} | ({"1 against": [], "2 against": []} if against else {})
             for _ in range(repeat):
-                for j in ("1", "2"):
-                    got[j].append(cpu_run(["smatch", gold, system, "-j", j], 1, timeout))
+                for j in got:
+                    got[j].append(cpu_run(["smatch", gold, system, "-j", j.split()[0]], 1, timeout,
+                                          against if j.endswith("against") else None))
             med = {j: [sorted(c)[len(c) // 2] for c in zip(*v)] for j, v in got.items()}
+            if against:  # the other checkout's -j 1 and -j 2, run interleaved with this one's
+                a1, a2 = med["1 against"], med["2 against"]
+                rows.append((f"{name} (against)", f"{per_copy * times:,}", f"{Path(gold).stat().st_size / 1e6:.1f}",
+                             f"{a1[0]:.2f}", f"{a2[0]:.2f}", harness.ratio(a1[0], a2[0], 2),
+                             f"{a1[1]:.2f}", f"{a2[1]:.2f} + {a2[2]:.2f}", f"{a1[3]:.0f} / {a2[3]:.0f}, {a2[4]:.0f}",
+                             f"{os.getloadavg()[0]:.1f}"))
+                print("\t".join(rows[-1]), file=sys.stderr, flush=True)
             one, two = med["1"], med["2"]
             if timeline:  # where the part of -j 2 that is not split goes (ms, medians)
                 phases = {j: [timeline_run(["smatch", gold, system, "-j", j], timeout) for _ in range(repeat)]
@@ -266,13 +278,16 @@ def main() -> int:
     ap.add_argument("--corpus", choices=sorted(PARALLEL_CORPORA), default="sick",
                     help="with --parallel: the corpus repeated (sick: BAMBOO SICK; lp: Little Prince v1.6 "
                          "vs its perturbed copy; bio: Bio test vs its perturbed copy)")
+    ap.add_argument("--against", metavar="SRC",
+                    help="with --parallel: also run another checkout's mrkit (its src directory), interleaved "
+                         "with this one's, as rows marked (against)")
     ap.add_argument("--timeline", action="store_true",
                     help="with --parallel: also the phases of -j 1 and -j 2 (benchmarks/timeline_smatch.py): "
                          "start-up and exit, to the first task, the idle tail, after the map (ms, medians)")
     args = ap.parse_args()
     if args.parallel:
         times = tuple(int(t) for t in args.times.split(",")) if args.times else None
-        return parallel_table(max(args.repeat, 3), args.timeout, times, args.corpus, args.timeline)
+        return parallel_table(max(args.repeat, 3), args.timeout, times, args.corpus, args.timeline, args.against)
     if args.targets:
         args.workloads, args.tools, args.repeat = ",".join(TARGETS), "mrkit,smatch", max(args.repeat, 5)
     if not DATA.exists():

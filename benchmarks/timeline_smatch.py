@@ -7,8 +7,8 @@ mrkit is changed on disk) and writes one line per event to stderr:
 ``TL <pid> <ms since this script started> <event> cpu=<this process's CPU ms>``.
 Events of this process: ``imported`` (mrkit.cli), ``smatch_files``, ``fork``, ``map done``
 (the last result in, the workers let go; with ``-j 1`` the last chunk collected), ``emit start``/``emit end``, ``main end``;
-of every task: ``task <start>-<end>`` (by this process, or by a forked worker: then
-``wtask``).  The clock is ``time.perf_counter`` (CLOCK_MONOTONIC: one clock for the
+of every task: ``task <start>-<end> pairs=<n>`` (by this process, or by a forked worker:
+then ``wtask``; ``n``: the pairs of a smatch chunk of byte ranges, else 0).  The clock is ``time.perf_counter`` (CLOCK_MONOTONIC: one clock for the
 parent and its forked workers).  What happens before this script's first line
 (interpreter start-up) and after ``main end`` (interpreter exit) is the whole command's
 wall time minus these events: the caller measures it.
@@ -32,7 +32,8 @@ def _timed(fn, name):
         began = time.perf_counter()
         out = fn(task)
         kind = name if os.getpid() == MAIN else "wtask"
-        log(f"{kind} {1000 * (began - T0):.2f}-{1000 * (time.perf_counter() - T0):.2f}")
+        pairs = len(task[1]) // 24 if isinstance(task, tuple) and len(task) == 3 and isinstance(task[1], bytes) else 0
+        log(f"{kind} {1000 * (began - T0):.2f}-{1000 * (time.perf_counter() - T0):.2f} pairs={pairs}")
         return out
     return run
 
@@ -46,9 +47,9 @@ def _patch_forked(forked) -> None:
 
     fork_workers = forked._fork_workers
 
-    def timed_fork(fn, count):
+    def timed_fork(fn, count, *rest):
         log("fork")
-        return fork_workers(fn, count)
+        return fork_workers(fn, count, *rest)
 
     forked.shared_map, forked._fork_workers = timed_map, timed_fork
     forked.reap = _between(forked.reap, "reap start", "reap end")
@@ -121,8 +122,10 @@ def summary(lines: list[str], wall_ms: float) -> dict[str, float]:
     ``to smatch_files`` (imports, arguments), ``to first task`` (from ``smatch_files``:
     reading the heads, the fork, the first cut), ``tail`` (this process idle at the end:
     the last task anywhere ends after this process's last one), ``after map`` (result,
-    report, to ``main end``); and the CPU ms of this process before the fork and after the
-    map (``-j 1``: before ``smatch_files`` and after its last chunk)."""
+    report, to ``main end``); the CPU ms of this process before the fork and after the
+    map (``-j 1``: before ``smatch_files`` and after its last chunk); ``worker start`` (from
+    the fork to a worker's first task) and ``worker idle`` (the workers' time between the
+    fork and their last task's end not spent in tasks: waiting for work, pipes)."""
     ev, tasks, wtasks = {}, [], []
     lines = [line for line in lines if line.startswith("TL ")]
     main = lines[0].split()[1] if lines else None
@@ -140,9 +143,14 @@ def summary(lines: list[str], wall_ms: float) -> dict[str, float]:
     done = ev.get("map done", (max((b for _, b in tasks + wtasks), default=first), 0.0))
     last_here = max((b for _, b in tasks), default=first)
     last_any = max((b for _, b in tasks + wtasks), default=first)
+    fork = ev.get("fork", start)[0]
+    w_first = min((a for a, _ in wtasks), default=fork)
+    w_last = max((b for _, b in wtasks), default=fork)
     return {"before": wall_ms - end[0], "to smatch_files": start[0], "to first task": first - start[0],
             "tail": max(0.0, last_any - last_here), "after map": end[0] - done[0],
-            "cpu to fork": ev.get("fork", start)[1], "cpu after map": end[1] - done[1]}
+            "cpu to fork": ev.get("fork", start)[1], "cpu after map": end[1] - done[1],
+            "worker start": w_first - fork,
+            "worker idle": max(0.0, (w_last - fork) - sum(b - a for a, b in wtasks)) if wtasks else 0.0}
 
 
 if __name__ == "__main__":

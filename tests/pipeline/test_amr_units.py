@@ -226,8 +226,8 @@ def test_shared_runs_equal_serial_on_bamboo(corpus):
 
 
 def test_shared_chunks_ramp_up_from_the_smallest(tmp_path):
-    """With processes sharing the stream, the first chunks are UNIT_CHUNK_MIN, twice that,
-    four times...: a worker starts on the first small chunk while the next one is cut;
+    """With processes sharing the stream, the first chunks are UNIT_CHUNK_MIN, 2 ** RAMP
+    times that, 4 ** RAMP times...: a worker starts on the first small chunk while the next one is cut;
     then the guided sizes (never growing); every pair once, in order."""
     n = 64 * amr.UNIT_CHUNK_MIN
     gold = _corpus(tmp_path / "g.amr", n, 0, sep="\n")
@@ -235,9 +235,9 @@ def test_shared_chunks_ramp_up_from_the_smallest(tmp_path):
     chunks = list(amr._unit_chunks(gold, system, None, 2))
     sizes = [len(g) // 24 for _, g, _ in chunks]
     assert [k for k, _, _ in chunks] == [sum(sizes[:i]) for i in range(len(sizes))] and sum(sizes) == n
-    m = amr.UNIT_CHUNK_MIN
-    assert sizes[:3] == [m, 2 * m, 4 * m]
-    ramp = next(i for i, s in enumerate(sizes) if s != m << i)
+    m, r = amr.UNIT_CHUNK_MIN, amr.RAMP
+    assert sizes[:2] == [m, m << r] and sizes[2] <= m << 2 * r
+    ramp = next(i for i, s in enumerate(sizes) if s != m << r * i)
     assert all(a >= b for a, b in zip(sizes[ramp:], sizes[ramp + 1:-1]))
 
 
@@ -245,11 +245,29 @@ def test_shared_chunks_ramp_up_from_the_smallest(tmp_path):
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(n=st.integers(1, 90), shift=st.integers(0, 8), workers=st.sampled_from([2, 3]),
        sep=st.sampled_from(["\n\n", "\n", ""]), bad=st.none() | st.integers(0, 120),
-       smallest=st.sampled_from([1, 3, 8]))
-def test_shared_runs_equal_serial_on_generated_corpora(tmp_path, n, shift, workers, sep, bad, smallest):
-    """Generated corpora, tiny guided chunks (many tasks, the ramp, the end), blank lines
-    or none, an error anywhere or none: -j 2 and -j 3 give the serial run's ids, rows,
-    certificates, bound and summary to the bit, or its error line."""
+       smallest=st.sampled_from([1, 3, 8]), here=st.sampled_from([1, 2, 5, 512]),
+       first_before_fork=st.booleans())
+def test_shared_runs_equal_serial_on_generated_corpora(tmp_path, n, shift, workers, sep, bad, smallest, here,
+                                                       first_before_fork):
+    """Generated corpora, tiny guided chunks (many tasks, the ramp, the end), this process's
+    own chunks of any size, the worker's first chunk
+    drawn before the fork or not, blank lines or none, an error anywhere or none: -j 2 and
+    -j 3 give the serial run's ids, rows, certificates, bound and summary to the bit, or
+    its error line."""
+    from mrkit.runtime import forked
+
+    knobs = (amr, "UNIT_CHUNK_HERE", here), (forked, "FIRST_BEFORE_FORK", first_before_fork)
+    saved_knobs = [(m, k, getattr(m, k)) for m, k, _ in knobs]
+    for m, k, v in knobs:
+        setattr(m, k, v)
+    try:
+        _shared_equals_serial(tmp_path, n, shift, workers, sep, bad, smallest)
+    finally:
+        for m, k, v in saved_knobs:
+            setattr(m, k, v)
+
+
+def _shared_equals_serial(tmp_path, n, shift, workers, sep, bad, smallest):
     gold = _corpus(tmp_path / f"g{n}-{shift}.amr", n, 0, sep=sep)
     system = _corpus(tmp_path / f"s{n}-{shift}.amr", n, shift, sep=sep)
     if bad is not None and bad < n:
@@ -271,6 +289,60 @@ def test_shared_runs_equal_serial_on_generated_corpora(tmp_path, n, shift, worke
     finally:
         amr.UNIT_CHUNK_MIN = saved
     assert got == want
+
+
+# ------------------------------------------------------------------ session 30: small chunks here, large for the worker
+
+@pytest.mark.parametrize("pattern", ["WWWHHHWH", "HHHHWWWW", "HWHWHWHW", "W", "H"])
+def test_unit_stream_hands_out_every_pair_once_in_order_whoever_draws(tmp_path, pattern):
+    """_UnitStream: chunks drawn for this process (here(), at most UNIT_CHUNK_HERE pairs)
+    and for workers (iteration: the ramp from UNIT_CHUNK_MIN, then guided) in any order
+    cover every pair once, in file order, and end with StopIteration for both."""
+    n = 40 * amr.UNIT_CHUNK_MIN
+    gold = _corpus(tmp_path / "g.amr", n, 0, sep="\n")
+    system = _corpus(tmp_path / "s.amr", n, 1)
+    stream = amr._unit_chunks(gold, system, None, 2)
+    assert isinstance(stream, amr._UnitStream) and iter(stream) is stream
+    chunks, worker_sizes, k = [], [], 0
+    while True:
+        mine = pattern[len(chunks) % len(pattern)] == "H"
+        try:
+            chunk = stream.here() if mine else next(stream)
+        except StopIteration:
+            break
+        size = len(chunk[1]) // 24
+        assert chunk[0] == k and len(chunk[2]) == len(chunk[1]) and size >= 1
+        if mine:
+            assert size <= amr.UNIT_CHUNK_HERE
+        else:
+            worker_sizes.append(size)
+        chunks.append(chunk)
+        k += size
+    assert k == n
+    with pytest.raises(StopIteration):
+        stream.here()
+    with pytest.raises(StopIteration):
+        next(stream)
+    m = amr.UNIT_CHUNK_MIN
+    assert worker_sizes[:1] == [m][:len(worker_sizes)]  # the ramp counts the worker's chunks only
+    assert all(size <= m << amr.RAMP * i for i, size in enumerate(worker_sizes))
+    serial = list(amr._unit_chunks(gold, system, 10 ** 9))
+    assert b"".join(c[1] for c in chunks) == serial[0][1] and b"".join(c[2] for c in chunks) == serial[0][2]
+
+
+def test_unit_stream_with_different_counts_or_none_regroups(tmp_path):
+    """Files of different numbers of graphs (or none) raise _Regroup from either draw, as
+    the serial chunks do (the pipeline then pairs graph by graph and reports it)."""
+    gold = _corpus(tmp_path / "g.amr", 5, 0)
+    system = _corpus(tmp_path / "s.amr", 4, 1)
+    empty = tmp_path / "e.amr"
+    empty.write_text("# nothing\n")
+    for g, s in ((gold, system), (str(empty), str(empty))):
+        for draw in ("here", "next"):
+            stream = amr._unit_chunks(g, s, None, 2)
+            with pytest.raises(amr._Regroup):
+                for _ in range(10):
+                    stream.here() if draw == "here" else next(stream)
 
 
 # ------------------------------------------------------------------ session 28: chunks reduced where scored

@@ -313,3 +313,84 @@ def test_no_atexit_handler_is_left(monkeypatch):
     with ProcessExecutor(2) as ex:
         assert list(ex.map_shared(slow_in_workers, iter(range(12)))) is not None
     assert atexit._ncallbacks() == before
+
+
+# ------------------------------------------------------------------ session 30: this process's own draws; a first task at the fork
+
+class _Sized:
+    """A stream that gives this process its own tasks through ``here()`` (tagged), the
+    workers theirs through iteration; one sequence of numbers either way."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.i = n, 0
+
+    def __iter__(self):
+        return self
+
+    def _take(self, who: str):
+        if self.i >= self.n:
+            raise StopIteration
+        self.i += 1
+        return who, self.i - 1
+
+    def __next__(self):
+        return self._take("worker")
+
+    def here(self):
+        return self._take("here")
+
+
+def _where(task):
+    who, x = task
+    return who, x, os.getpid()
+
+
+@pytest.mark.skipif(not forked.available(), reason="no fork on this platform")
+@pytest.mark.parametrize("first_before_fork", [True, False])
+def test_this_process_draws_its_own_tasks_through_here(monkeypatch, first_before_fork):
+    """A stream with ``here()``: this process's own tasks come from it, the workers' from
+    iteration; every task once, results in order; the workers' first task is drawn before
+    the fork (or not) and run by a worker unless this process takes it back."""
+    monkeypatch.delenv("MRKIT_SHARE_POOL", raising=False)
+    monkeypatch.setattr(forked, "FIRST_BEFORE_FORK", first_before_fork)
+    monkeypatch.setattr(forked, "TAKE_BACK", False)
+    with ProcessExecutor(2) as ex:
+        got = list(ex.map_shared(_where, _Sized(300)))
+    assert [x for _, x, _ in got] == list(range(300))
+    me = os.getpid()
+    assert all(pid == me for who, _, pid in got if who == "here")
+    assert all(pid != me for who, _, pid in got if who == "worker")
+    assert {who for who, _, _ in got} == {"here", "worker"}
+    assert got[0][0] == "worker"  # the worker's first task is the stream's first
+
+
+@pytest.mark.skipif(not forked.available(), reason="no fork on this platform")
+@pytest.mark.parametrize("first_before_fork", [True, False])
+@pytest.mark.parametrize("n,bad,stop", [(1, {0}, None), (5, {0}, None), (5, set(), 0), (5, set(), 1), (0, set(), None),
+                                        (3, {1}, None), (40, {0, 7}, 20)])
+def test_errors_of_the_first_tasks_as_in_a_serial_run(monkeypatch, first_before_fork, n, bad, stop):
+    """The first task (drawn before the fork and run by the worker) failing, the stream
+    failing at its first or second draw, an empty stream: the serial run's results and
+    error, with the worker's first task drawn before the fork or not."""
+    monkeypatch.delenv("MRKIT_SHARE_POOL", raising=False)
+    monkeypatch.setattr(forked, "FIRST_BEFORE_FORK", first_before_fork)
+    tasks = (lambda: stream_failing_at(n, stop)) if stop is not None else (lambda: iter(range(n)))
+    want = _run(SerialExecutor(), Failing(frozenset(bad)), tasks())
+    with ProcessExecutor(2) as ex:
+        assert _run(ex, Failing(frozenset(bad)), tasks()) == want
+
+
+@pytest.mark.skipif(not forked.available(), reason="no fork on this platform")
+def test_no_worker_is_forked_for_a_stream_that_ends_at_once(monkeypatch):
+    """A stream that is empty or fails at its first draw: nothing to hand out, no fork."""
+    monkeypatch.delenv("MRKIT_SHARE_POOL", raising=False)
+    forks = []
+    real = forked._fork_workers
+    monkeypatch.setattr(forked, "_fork_workers", lambda *a: forks.append(a) or real(*a))
+    with ProcessExecutor(2) as ex:
+        assert list(ex.map_shared(square, iter([]))) == []
+        assert _run(ex, square, stream_failing_at(3, 0)) == ([], "stream failed at 0")
+    assert forks == []
+    with ProcessExecutor(2) as ex:
+        assert list(ex.map_shared(square, iter([3]))) == [9]
+    assert len(forks) == 1 and forks[0][2] == [(0, 3)]  # the one task went to the worker at its fork

@@ -13,7 +13,8 @@ what a worker needs is imported before the workers fork.  With a
 :class:`~mrkit.runtime.executor.ProcessExecutor` this process scores chunks too
 (``map_shared``: ``-j 2`` is this process and one forked worker): this process cuts the
 files, once, into guided chunks (:func:`_guided`), keeps each worker three chunks ahead (byte
-ranges, 24 bytes a pair) and scores the next chunk itself.  A chunk comes back reduced where
+ranges, 24 bytes a pair; the first one cut before the fork) and scores a small chunk itself
+(:class:`_UnitStream`, at most :data:`UNIT_CHUNK_HERE` pairs) between handing them out.  A chunk comes back reduced where
 it was scored (:func:`_packed`: ids, int64 counts and their sums, each pair's F1,
 certificates, bounds) and lands in a :class:`~mrkit.aggregate.columns.ColumnCollector`:
 after the map this process only concatenates arrays (session 28).  An executor whose workers do not see this
@@ -418,6 +419,7 @@ def _preload(config: "AlignConfig", keep: frozenset[str], record: bool, executor
 
     if _fast_path(config, keep, record) is None:  # else the codec loads where a pair needs it
         from ..codecs import penman  # noqa: F401
+    from ..aggregate import columns, reducers  # noqa: F401  (each chunk's _packed)
     # Not the general path (numpy, the engine: ~0.25 s to import, serial in the parent):
     # since the compiled stage runs the branch-and-bound too, no pair of SICK, STS or the
     # Little Prince needs it, and a worker that meets such a pair imports it on its own.
@@ -480,29 +482,22 @@ def _unit_chunks(gold: str, system: str, chunk: int | None, parts: int = 1) -> I
     position, with no Python object per graph.  ``chunk`` None: :data:`UNIT_CHUNK` pairs,
     growing to a 32nd of the pairs sent so far (at most :data:`UNIT_CHUNK_MAX`); with
     ``parts`` > 1 (processes sharing the stream) the chunks are guided instead
-    (:func:`_guided`): large at first, small at the end, so that no process waits long for
-    another's last chunk; and the first ones ramp up from :data:`UNIT_CHUNK_MIN` (doubling)
-    so that a worker starts as soon as the first small chunk is cut (the cutting of the
-    next one, twice its size, takes less than its scoring: cutting is 5-14% of a pair's
-    time on SICK, the Little Prince and Bio)."""
+    (:class:`_UnitStream`)."""
+    if parts > 1 and not chunk:
+        return _UnitStream(gold, system, parts)
+    return _fixed_unit_chunks(gold, system, chunk)
+
+
+def _fixed_unit_chunks(gold: str, system: str, chunk: int | None) -> Iterator[tuple[int, bytes, bytes]]:
     from ..codecs.penman_units import UNIT, CutDeclined, unit_windows
 
     gs, ss = unit_windows(gold, _label(gold)), unit_windows(system, _label(system))
     gbuf, sbuf = bytearray(), bytearray()
     g_end = s_end = False
     k = 0
-    size = file_size(gold) if parts > 1 and not chunk else 0
-    drawn = 0  # chunks yielded so far
     try:
         while True:
-            if size:
-                while len(gbuf) < UNIT * UNIT_CHUNK_MIN and not g_end:
-                    nxt = next(gs, None)
-                    g_end = nxt is None
-                    gbuf += nxt or b""
-                step = UNIT * min(_guided(k, gbuf, size, parts, g_end), UNIT_CHUNK_MIN << drawn)
-            else:
-                step = UNIT * (chunk or min(UNIT_CHUNK_MAX, max(UNIT_CHUNK, k // 32)))
+            step = UNIT * (chunk or min(UNIT_CHUNK_MAX, max(UNIT_CHUNK, k // 32)))
             while len(gbuf) < step and not g_end:
                 nxt = next(gs, None)
                 g_end = nxt is None
@@ -519,9 +514,103 @@ def _unit_chunks(gold: str, system: str, chunk: int | None, parts: int = 1) -> I
             yield k, bytes(gbuf[:n]), bytes(sbuf[:n])
             del gbuf[:n], sbuf[:n]
             k += n // UNIT
-            drawn += 1
     except CutDeclined:
         raise _Regroup from None
+
+
+UNIT_CHUNK_HERE = 512
+"""The most pairs this process takes as one task of its own when it shares the stream with
+forked workers (:meth:`_UnitStream.here`; ~5 ms of SICK or Little Prince pairs, ~15 ms of
+Bio pairs): between its tasks it hands the workers theirs and collects their results, so
+a worker never waits long for work while this process scores (session 30: with chunks of
+the same guided size for both, the worker waited 5-19 ms of a 170 ms run of SICK x5 while
+this process scored a chunk of 1,024-2,034 pairs and cut the next ones)."""
+
+
+RAMP = 2
+"""The first chunks of a worker grow by ``2 ** RAMP`` (128, 512, 2,048 pairs, then the guided
+size): session 30, with doubling (128, 256, 512), the three chunks queued to the worker
+(~13 ms of Little Prince pairs) ran out while this process scored its own first chunk and
+cut the next ones (the first windows of the files), and the worker waited 2-16 ms.  Cutting
+four times the pairs still takes about half the scoring time of the chunk before."""
+
+PRELOAD_SHARED = True
+"""Whether :func:`_preload` runs before ``map_shared`` forks its worker too (session 30):
+this process imports those modules for its own chunks anyway, and a worker forked after
+them does not import them again for its first chunk (~2-3 ms of its CPU: the engine's
+kernel, the triples coder, the column collector's modules)."""
+
+
+class _UnitStream:
+    """The guided chunks of :func:`_unit_chunks` for ``parts`` processes sharing the stream
+    (:func:`mrkit.runtime.forked.shared_map`): iterating gives a worker's chunk (guided,
+    :func:`_guided`: large at first, small at the end, so that no process waits long for
+    another's last chunk; the first ones ramp up from :data:`UNIT_CHUNK_MIN`, doubling, so
+    that a worker starts as soon as the first small chunk is cut -- the cutting of the
+    next one, twice its size, takes less than its scoring: cutting is 5-14% of a pair's
+    time on SICK, the Little Prince and Bio); :meth:`here` gives this process's own chunk,
+    at most :data:`UNIT_CHUNK_HERE` pairs.  Chunks come in file order whoever draws them."""
+
+    def __init__(self, gold: str, system: str, parts: int) -> None:
+        from ..codecs.penman_units import unit_windows
+
+        self.gs, self.ss = unit_windows(gold, _label(gold)), unit_windows(system, _label(system))
+        self.gbuf, self.sbuf = bytearray(), bytearray()
+        self.g_end = self.s_end = False
+        self.k = 0
+        self.size = file_size(gold)
+        self.parts = parts
+        self.drawn = 0  # chunks drawn for workers so far (the ramp)
+
+    def __iter__(self) -> "_UnitStream":
+        return self
+
+    def __next__(self) -> tuple[int, bytes, bytes]:
+        return self._next(False)
+
+    def here(self) -> tuple[int, bytes, bytes]:
+        """The next chunk, sized for this process (``StopIteration`` at the end)."""
+        return self._next(True)
+
+    def _fill(self, step: int) -> None:
+        while len(self.gbuf) < step and not self.g_end:
+            nxt = next(self.gs, None)
+            self.g_end = nxt is None
+            self.gbuf += nxt or b""
+        while len(self.sbuf) < step and not self.s_end:
+            nxt = next(self.ss, None)
+            self.s_end = nxt is None
+            self.sbuf += nxt or b""
+
+    def _next(self, here: bool) -> tuple[int, bytes, bytes]:
+        from ..codecs.penman_units import UNIT, CutDeclined
+
+        try:
+            while len(self.gbuf) < UNIT * UNIT_CHUNK_MIN and not self.g_end:
+                nxt = next(self.gs, None)
+                self.g_end = nxt is None
+                self.gbuf += nxt or b""
+            pairs = _guided(self.k, self.gbuf, self.size, self.parts, self.g_end)
+            if here:
+                pairs = min(pairs, max(UNIT_CHUNK_MIN, UNIT_CHUNK_HERE))
+            else:
+                pairs = min(pairs, UNIT_CHUNK_MIN << min(RAMP * self.drawn, 32))
+                self.drawn += 1
+            step = UNIT * pairs
+            self._fill(step)
+        except CutDeclined:
+            raise _Regroup from None
+        gbuf, sbuf = self.gbuf, self.sbuf
+        n = min(step, len(gbuf), len(sbuf))
+        if n == 0:
+            if gbuf or sbuf or self.k == 0:  # different numbers of graphs, or none
+                raise _Regroup
+            raise StopIteration
+        k = self.k
+        out = k, bytes(gbuf[:n]), bytes(sbuf[:n])
+        del gbuf[:n], sbuf[:n]
+        self.k = k + n // UNIT
+        return out
 
 
 def _collect(results: Iterable[tuple | None], new_collector: Callable, progress) -> tuple:
@@ -573,7 +662,7 @@ def _smatch_stream(gold, system, gfmt, sfmt, config, executor, keep, keep_record
         else:
             tasks = ((config, keep, keep_records, labels, items) for items in _block_chunks(gold, system, chunk or CHUNK))
             fn = _score_blocks
-        if mapper is None:  # workers forked now share the modules; map_shared forks first (faster)
+        if mapper is None or PRELOAD_SHARED:  # workers forked now share the modules
             _preload(config, keep, keep_records, executor)
         try:
             col, bound = _collect((mapper or executor.map)(fn, tasks), collector, progress)

@@ -8,11 +8,16 @@ its workers and threads (~20 ms before the first task runs), a round trip of eve
 through its threads, and shutting it down.  Here:
 
 - ``workers - 1`` processes are forked when the map starts; this process is the last one.
-  Each forked worker already holds ``fn`` (and every module imported so far).
+  Each forked worker already holds ``fn`` (and every module imported so far) and its first
+  task, drawn before the fork (:data:`FIRST_BEFORE_FORK`).  No worker is forked for a
+  stream that ends (or fails) at its first draw.
 - Only this process draws the stream (for smatch: cuts the two files, once).  Each worker
   has a pipe of tasks and a pipe of results; this process keeps :data:`QUEUED` tasks
   (serialised by :func:`_dumps`, length-prefixed) in each worker's pipe and runs the next task itself, so a
-  faster process simply runs more tasks and no task is drawn twice.  (Session 26 let every
+  faster process simply runs more tasks and no task is drawn twice.  A stream with a
+  ``here()`` method gives this process's own tasks through it (smatch: small chunks, so
+  that between them this process keeps the worker's pipe full; the worker's come from
+  iteration, large), and the workers' through iteration.  (Session 26 let every
   process draw the whole stream itself: with two processes the files were cut twice, ~15%
   of the CPU of a run of 25,000 Little Prince pairs.)
 - A worker sends each result back through its pipe (length + :func:`_dumps`), and this process
@@ -61,6 +66,12 @@ PIPE_BYTES = 1 << 20
 """Pipe buffer asked for each pipe (Linux ``F_SETPIPE_SZ``; the default 64 KB holds about
 one chunk of smatch results).  Tasks are written without blocking, so a smaller buffer only
 costs more wake-ups."""
+
+FIRST_BEFORE_FORK = True
+"""Whether each worker's first task is drawn before the fork and held by the worker from
+the fork on (session 30: for smatch the first chunk is cut before the fork, so the worker
+starts scoring at once instead of 2-5 ms later, when this process -- slowed by the
+copy-on-write faults that follow a fork -- has cut it and sent it through the pipe)."""
 
 TAKE_BACK = True
 """Whether this process takes back tasks queued to a worker once the stream has ended (see
@@ -130,10 +141,11 @@ def _loads(data: bytes | bytearray | memoryview) -> Any:
     return pickle.loads(view[1:])
 
 
-def _work(fn: Callable[[Any], Any], tasks: int, out: int) -> None:
+def _work(fn: Callable[[Any], Any], tasks: int, out: int, first: tuple | None = None) -> None:
     """A forked worker: read a task (index, task) from ``tasks``, run it, send (index, result,
     exception) to ``out``; until the task pipe ends (this process is done or gone) or a task
-    fails.  Never returns."""
+    fails.  ``first``: a task (index, task) to run before reading any (drawn before the fork:
+    no round trip through the pipe for the first one).  Never returns."""
     try:
         try:  # the C module: `signal` builds its enums first (~1-2 ms before the first task)
             import _signal as signal
@@ -144,11 +156,14 @@ def _work(fn: Callable[[Any], Any], tasks: int, out: int) -> None:
 
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
         while True:
-            head = _read_exact(tasks, _LEN)
-            data = None if head is None else _read_exact(tasks, int.from_bytes(head, "little"))
-            if data is None:
-                break
-            n, task = _loads(data)
+            if first is not None:
+                (n, task), first = first, None
+            else:
+                head = _read_exact(tasks, _LEN)
+                data = None if head is None else _read_exact(tasks, int.from_bytes(head, "little"))
+                if data is None:
+                    break
+                n, task = _loads(data)
             failed = None
             try:
                 with gc_paused():
@@ -196,10 +211,14 @@ class _Worker:
             del self.out[:sent]
 
 
-def _fork_workers(fn: Callable[[Any], Any], count: int) -> list[_Worker]:
+def _fork_workers(fn: Callable[[Any], Any], count: int, firsts: list | None = None) -> list[_Worker]:
+    """``count`` forked workers; ``firsts``: the first task (index, task) of each, in order,
+    as many as were drawn (each worker holds its own from the fork on)."""
     procs: list[_Worker] = []
+    firsts = firsts or []
     try:
-        for _ in range(count):
+        for i in range(count):
+            first = firsts[i] if i < len(firsts) else None
             tr, tw = os.pipe()  # tasks: this process -> the worker
             rr, rw = os.pipe()  # results: the worker -> this process
             _grow(tw)
@@ -211,11 +230,13 @@ def _fork_workers(fn: Callable[[Any], Any], count: int) -> list[_Worker]:
                 for p in procs:
                     os.close(p.fd)
                     os.close(p.tasks)
-                _work(fn, tr, rw)
+                _work(fn, tr, rw, first)
             os.close(tr)
             os.close(rw)
             os.set_blocking(tw, False)
             procs.append(_Worker(pid, rr, tw))
+            if first is not None:
+                procs[-1].queued[first[0]] = first[1]
     except BaseException:
         _stop(procs)
         raise
@@ -295,9 +316,10 @@ def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> 
     from ..codecs._gc_paused import gc_paused
 
     reap()  # workers of an earlier map, if nobody waited for them
-    procs = _fork_workers(fn, max(0, workers - 1))
+    procs: list[_Worker] = []
     try:
         it = iter(tasks)
+        here = getattr(tasks, "here", None)  # the stream's own size of a task for this process
         results: dict[int, tuple] = {}  # index -> (value, exception)
         nxt = 0      # the next index to yield
         drawn = 0    # tasks drawn from the stream
@@ -307,12 +329,12 @@ def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> 
         taken: set[int] = set()  # tasks queued to a worker that this process took back
         last_run = 0.0  # seconds this process took for its last task
 
-        def draw():
+        def draw(mine: bool = False):
             nonlocal drawn, end, stream_error
             if end is not None or failed_at is not None:
                 return None
             try:
-                task = next(it)
+                task = here() if mine and here is not None else next(it)
             except StopIteration:
                 end = drawn
                 return None
@@ -404,6 +426,20 @@ def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> 
                     if exc is not None:
                         failed_at = n if failed_at is None else min(failed_at, n)
 
+        # each worker's first task is drawn before the fork: it starts on it at once
+        firsts = []
+        for _ in range(max(0, workers - 1) if FIRST_BEFORE_FORK else 0):
+            got = draw()
+            if got is None:
+                break
+            try:  # a task that does not pickle is this process's, as in feed()
+                _dumps(got)
+            except Exception:
+                run_here(*got)
+                break
+            firsts.append(got)
+        if firsts or end is None:  # no fork for a stream that ended (or failed) at once
+            procs[:] = _fork_workers(fn, max(0, workers - 1), firsts)
         while True:
             while nxt in results:
                 value, exc = results.pop(nxt)
@@ -420,7 +456,7 @@ def shared_map(fn: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> 
                 continue
             feed()
             if len(results) < AHEAD:
-                got = draw()
+                got = draw(True)
                 if got is not None:
                     run_here(*got)
                     continue
