@@ -305,3 +305,12 @@ def test_kernels_read_any_buffer_of_codes():
                  lambda b: _wlk.wlk_codes(b, 2, 2), lambda b: _sembleu.sembleu_codes(b, 2, 3)):
         want = call(bytes(view))
         assert call(view) == want and call(odd) == want and call(bytearray(view)) == want
+
+
+@given(st.one_of(st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=12).map(lambda v: array("d", v)),
+                 st.lists(st.integers(-2**63, 2**63 - 1), max_size=12).map(lambda v: array("q", v))))
+def test_the_pairs_left_to_python_are_the_negative_or_nan_ones(firsts):
+    """amr_metrics._left's one pass over the top bytes gives the plain test's pairs."""
+    from mrkit.pipeline.amr_metrics import _left
+
+    assert _left(firsts) == [i for i, x in enumerate(firsts) if not x >= 0]

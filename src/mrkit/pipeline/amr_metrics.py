@@ -17,6 +17,7 @@ standard input, :func:`score_files` returns ``None`` and the caller takes the ge
 from __future__ import annotations
 
 import os
+import sys
 
 from ..model.inverted_roles import NON_INVERTED_OF
 
@@ -341,7 +342,8 @@ def _unit_batches(gold: str, system: str, keep: frozenset[str], metric: str | No
     windows are read and cut on two threads at once, and a batch of :data:`SPLIT_MIN` pairs
     or more is two halves coded and counted by the metric's kernel on two threads at once
     (the scanner, the reader and the kernels let go of the GIL): each half a batch of its
-    own, with its kernel values.  The first windows may have been cut already, since the
+    own, with its kernel values; and a file's next window is cut on a second thread while
+    this one codes the current one.  The first windows may have been cut already, since the
     command started (:func:`read_ahead`).  The same values and errors either way."""
     from ..codecs.penman_units import UNIT, unit_pieces
     from ..features.triples import pair_codes_units
@@ -358,10 +360,13 @@ def _unit_batches(gold: str, system: str, keep: frozenset[str], metric: str | No
         streams = [unit_pieces(gold, str(gold), False, WINDOW, first=WINDOW),
                    unit_pieces(system, str(system), False, WINDOW, first=WINDOW)]
         ahead = None
+    pending: list = [None, None]  # per file, with two threads: its next window, cut meanwhile (a join)
     if split:
-        from ..runtime.threads import both
+        from ..runtime.threads import both, start
+        from .amr_formats import file_size
 
         _kernel_loaded(metric, options)  # not on a thread: its import would hold the GIL there
+        sizes = (file_size(gold), file_size(system))
         if ahead is None:
             # both files' first windows at once (an error: gold's first, as one after the other)
             ahead = list(both(lambda: next(streams[0], None), lambda: next(streams[1], None)))
@@ -370,12 +375,17 @@ def _unit_batches(gold: str, system: str, keep: frozenset[str], metric: str | No
             while cur[side] is None or cur[side][3] == len(cur[side][2]):
                 if ahead is not None and ahead[side] is not False:
                     nxt, ahead[side] = ahead[side], False
+                elif pending[side] is not None:  # its errors come here, where the reading meets them
+                    join, pending[side] = pending[side], None
+                    nxt = join()
                 else:
                     nxt = next(streams[side], None)
                 if nxt is None:
                     cur[side] = None
                     break
                 cur[side] = [nxt[0], nxt[1], memoryview(nxt[2]), 0]
+                if split and nxt[1] + len(nxt[0]) < sizes[side]:  # more of the file: its next window
+                    pending[side] = start(lambda s=streams[side]: next(s, None), wait=False)
         if cur[0] is None or cur[1] is None:
             if cur[0] is not None or cur[1] is not None or k == 0:
                 raise _General
@@ -572,11 +582,29 @@ def batch_values(metric: str, coded, npairs: int, blocks, base: int, labels: tup
     if vals is None:
         raise _Declined
     firsts = vals[0::w]
-    for i in [i for i, x in enumerate(firsts) if not x >= 0]:  # negative or NaN: left to us
+    for i in _left(firsts):
         (gline, gtext), (sline, stext) = blocks(i)
         gid, a = _read_block(labels[0], gline, gtext, base + i, keep)
         _, b = _read_block(labels[1], sline, stext, base + i, keep)
         bids[i] = gid
         vals[i * w:(i + 1) * w] = array(vals.typecode, per_pair(a, b, options))
+    if None not in bids:  # every block has its id (a list of its own: the reader's)
+        return vals, bids
     base1 = base + 1
     return vals, [str(base1 + i) if x is None else x for i, x in enumerate(bids)]
+
+
+_SIGN = 7 if sys.byteorder == "little" else 0
+"""The byte of an int64 or a double that holds its sign and the top of its exponent."""
+
+_LOW = bytes(range(0x7F))
+
+
+def _left(firsts) -> list[int]:
+    """The pairs whose first kernel value is negative or NaN (left to the per-pair function).
+    None at once when every value's top byte is below 0x7F: an int64 that is not negative
+    (and below 2**62), or a double that is neither negative nor NaN nor infinite -- one
+    pass in C over a byte per value, no Python object per value."""
+    if not firsts.tobytes()[_SIGN::firsts.itemsize].translate(None, _LOW):
+        return []
+    return [i for i, x in enumerate(firsts) if not x >= 0]  # negative or NaN: left to us
