@@ -414,8 +414,8 @@ _AHEAD: list = []
 def read_ahead(gold: str, system: str) -> None:
     """Start cutting the first windows of ``gold`` and ``system`` (what :func:`_unit_batches`
     reads first) on a second thread, while this one goes on loading and checking what the
-    command needs; :func:`_unit_batches` takes them when it runs on two threads
-    (:func:`threaded`) for these very files.  ``mrkit score`` calls it before anything else
+    command needs; the next :func:`_unit_batches` takes them if it reads these very files,
+    else drops them.  ``mrkit score`` calls it before anything else
     when the metric has a coded path and the executor is the automatic one.  Only for two
     regular files named PENMAN by their suffix (reading a pipe ahead would take its bytes
     from the path that reads it), of :data:`THREADS_MIN_BYTES` or more, on two cores, with
