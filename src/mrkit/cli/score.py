@@ -28,11 +28,11 @@ sembleu -k and --reference; wlk -k and --edge-to-node; wwlk --vectors, -k, --dir
 -j/--executor run the pairs of every metric but wwlk and wwlk-k3e2n (which embed batches
 of graphs together in this process) in worker processes.  By default (-j 0) smatch and
 s2match use them on a PENMAN gold file of 8 MB or more (on MRP input or standard input,
-on 1000 pairs or more); sema, sembleu, wlk and simple on two PENMAN files (sembleu
-without --reference, wlk without --edge-to-node) on a gold file of 3 MB or more, where
--j 2 is this process and one forked worker that read and count chunks of the pairs in
-turn; both only when a second core is free (smatch and s2match: a load average below
-the cores - 0.5; sema, sembleu, wlk and simple: at most the cores - 1).
+on 1000 pairs or more), when the load average is below the cores - 0.5.  sema, sembleu,
+wlk and simple on two PENMAN files (sembleu without --reference, wlk without
+--edge-to-node) use two threads of this process instead by default, from a 128 KB gold
+file on, on two cores: the files are read ahead and each batch of pairs is read and
+counted in two halves at once; with -j 2 they run on this process and one forked worker.
 The scores never depend on -j.
 
 sema, sembleu, wlk, simple and s2match read PENMAN files straight to the triples they

@@ -573,23 +573,23 @@ class _UnitStream:
         return self._next(True)
 
     def _fill(self, step: int) -> None:
-        while len(self.gbuf) < step and not self.g_end:
-            nxt = next(self.gs, None)
-            self.g_end = nxt is None
-            self.gbuf += nxt or b""
+        self._fill_gold(step)
         while len(self.sbuf) < step and not self.s_end:
             nxt = next(self.ss, None)
             self.s_end = nxt is None
             self.sbuf += nxt or b""
 
+    def _fill_gold(self, step: int) -> None:
+        while len(self.gbuf) < step and not self.g_end:
+            nxt = next(self.gs, None)
+            self.g_end = nxt is None
+            self.gbuf += nxt or b""
+
     def _next(self, here: bool) -> tuple[int, bytes, bytes]:
         from ..codecs.penman_units import UNIT, CutDeclined
 
         try:
-            while len(self.gbuf) < UNIT * UNIT_CHUNK_MIN and not self.g_end:
-                nxt = next(self.gs, None)
-                self.g_end = nxt is None
-                self.gbuf += nxt or b""
+            self._fill_gold(UNIT * UNIT_CHUNK_MIN)  # enough units cut to guide the size
             pairs = _guided(self.k, self.gbuf, self.size, self.parts, self.g_end)
             if here:
                 pairs = min(pairs, max(UNIT_CHUNK_MIN, UNIT_CHUNK_HERE))

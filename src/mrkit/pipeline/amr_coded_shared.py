@@ -186,11 +186,7 @@ def score_shared(metric: str, gold: str, system: str, keep: frozenset[str], exec
     tasks = _Tasks(gold, system, pieces, executor.workers)
     try:
         tasks.prime()  # the first windows, before the fork: the workers hold them
-        # the compiled reader and the kernel loaded before the fork too
-        from ..features.triples import pair_codes_units
-
-        pair_codes_units((b"", 0, b""), (b"", 0, b""), keep)
-        amr_metrics.CODED[metric][1](b"", 0, options)
+        amr_metrics._kernel_loaded(metric, options)  # before the fork too: the workers share them
         w = amr_metrics.CODED[metric][4](options)
         flat = None
         ids: list = []

@@ -316,13 +316,20 @@ def threaded(executor, gold: str) -> bool:
     """Whether the coded path runs on two threads of this process
     (:mod:`mrkit.runtime.threads`): with the automatic executor (``-j 0``,
     :attr:`~mrkit.runtime.executor.SerialExecutor.threads` 0; never ``-j 1``), a gold file
-    of :data:`THREADS_MIN_BYTES` or more, and two cores this process may run on.  Not the
-    load average: a thread costs ~0.1 ms, not the 5-7 ms of a process, and where the second
-    core is busy with another job the two halves, each given part of a core, still end
-    sooner than one thread doing both (with one other job: 3/4 of the time)."""
+    of :data:`THREADS_MIN_BYTES` or more, and two cores this process may run on
+    (:func:`_threads_pay`).  Not the load average: a thread costs ~0.1 ms, not the 5-7 ms of
+    a process, and where the second core is busy with another job the two halves, each given
+    part of a core, still end sooner than one thread doing both (with one other job: 3/4 of
+    the time)."""
+    return getattr(executor, "threads", 1) == 0 and _threads_pay(gold)
+
+
+def _threads_pay(gold: str) -> bool:
+    """A gold file of :data:`THREADS_MIN_BYTES` or more, and two cores to run on (the cores
+    are asked only then: a small run loads nothing for it)."""
     from .amr_formats import large_input
 
-    if getattr(executor, "threads", 1) != 0 or not large_input(gold, THREADS_MIN_BYTES):
+    if not large_input(gold, THREADS_MIN_BYTES):
         return False
     from ..runtime.threads import cores
 
@@ -397,14 +404,13 @@ def _unit_batches(gold: str, system: str, keep: frozenset[str], metric: str | No
         k += n // UNIT
         if split and n // UNIT >= SPLIT_MIN:
             h = n // UNIT // 2 * UNIT
-            halves = [[(r[0], r[1], r[2][:h]) for r in runs], [(r[0], r[1], r[2][h:]) for r in runs]]
-            done = both(*[lambda r=half: _coded_values(metric, r, keep, options) for half in halves])
-            for half, (coded, vals) in zip(halves, done):
-                yield coded, len(half[0][2]) // UNIT, lambda i, r=half: (_unit_block(r[0], i),
-                                                                         _unit_block(r[1], i)), vals
-            continue
-        yield pair_codes_units(runs[0], runs[1], keep), n // UNIT, lambda i, r=runs: (_unit_block(r[0], i),
-                                                                                       _unit_block(r[1], i)), None
+            parts = [[(r[0], r[1], r[2][:h]) for r in runs], [(r[0], r[1], r[2][h:]) for r in runs]]
+            done = both(*[lambda r=part: _coded_values(metric, r, keep, options) for part in parts])
+        else:
+            parts = [runs]
+            done = [(pair_codes_units(runs[0], runs[1], keep), None)]  # the kernel: batch_values's
+        for part, (coded, vals) in zip(parts, done):
+            yield coded, len(part[0][2]) // UNIT, lambda i, r=part: (_unit_block(r[0], i), _unit_block(r[1], i)), vals
 
 
 _AHEAD: list = []
@@ -424,14 +430,14 @@ def read_ahead(gold: str, system: str) -> None:
     _AHEAD.clear()  # one read-ahead at a time: a later one replaces one no reading took
     if os.environ.get("MRKIT_PURE_PENMAN") or os.environ.get("MRKIT_PURE_UNITS"):
         return
-    from .amr_formats import _penman_by_suffix, large_input
+    from .amr_formats import _penman_by_suffix
 
-    if not (_penman_by_suffix(gold) and _penman_by_suffix(system) and large_input(gold, THREADS_MIN_BYTES)):
+    if not (_penman_by_suffix(gold) and _penman_by_suffix(system) and _threads_pay(gold)):
         return
     from ..codecs.penman_units import available, unit_pieces
-    from ..runtime.threads import cores, start
+    from ..runtime.threads import start
 
-    if cores() < 2 or not available():
+    if not available():
         return
 
     window = WINDOW
@@ -471,9 +477,12 @@ def _read_ahead_of(gold: str, system: str) -> tuple | None:
 
 
 def _kernel_loaded(metric: str, options: dict) -> None:
-    """Load the compiled reader and ``metric``'s kernel (the kernel of no pairs)."""
-    from ..features import _triples  # noqa: F401
+    """Load the compiled reader and ``metric``'s kernel (each run on no pairs) where the work
+    starts: before a second thread runs them (an import there would hold the GIL) or before
+    workers fork (they share them)."""
+    from ..features.triples import pair_codes_units
 
+    pair_codes_units((b"", 0, b""), (b"", 0, b""), NON_INVERTED_OF)
     CODED[metric][1](b"", 0, options)
 
 
