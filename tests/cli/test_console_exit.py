@@ -146,3 +146,44 @@ def test_console_script_entry_point():
         return
     scripts = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["scripts"]
     assert scripts["mrkit"] == "mrkit.cli:console"
+
+
+def test_main_pauses_the_collector_for_score_and_smatch_and_restores_it(tmp_path, monkeypatch):
+    """score and smatch run with the cyclic collector paused (imports and report included);
+    main() called in-process gives it back as it found it, on success and on failure."""
+    import gc
+
+    from mrkit.cli import main
+    import mrkit.cli.score as score_cli
+
+    gold, system = _pair(tmp_path)
+    seen = []
+    run = score_cli.run
+
+    def spy(args):
+        seen.append(gc.isenabled())
+        return run(args)
+
+    monkeypatch.setattr(score_cli, "run", spy)
+    for enabled in (True, False):
+        (gc.enable if enabled else gc.disable)()
+        try:
+            assert main(["score", "-m", "sema", gold, system, "--json"]) == 0
+            assert gc.isenabled() is enabled
+            assert main(["score", "-m", "sema", gold, str(tmp_path / "missing.amr")]) == 2
+            assert gc.isenabled() is enabled
+        finally:
+            gc.enable()
+    assert seen == [False] * 4
+
+
+def test_console_leaves_the_collector_off_for_score_only(tmp_path):
+    """The console script switches the collector off for score and smatch (the process ends
+    after the run) and leaves it alone for the other commands."""
+    gold, system = _pair(tmp_path)
+    probe = ("import atexit, gc, sys\n"
+             "atexit.register(lambda: sys.stderr.write(f'gc={gc.isenabled()}\\n'))")
+    out = _run("console", ["score", "-m", "sema", gold, system], probe)
+    assert out.returncode == 0 and out.stderr.decode().strip() == "gc=False"
+    out = _run("console", ["validate", gold], probe)
+    assert out.stderr.decode().strip().endswith("gc=True")

@@ -239,3 +239,30 @@ def test_whole_commands_read_ahead_print_the_same(tmp_path, bad):
                                                                          runs[0].stderr)]
     assert runs[0].returncode == (0 if bad is None else 2)
     assert out.exists() == (bad is None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 4000), st.integers(1, 4000), st.integers(0, 3), st.integers(0, 3)),
+                min_size=2, max_size=60),
+       st.integers(0, 10**6), st.integers(0, 10**6))
+def test_halfway_splits_the_text_of_both_files_in_two(blocks, gold_at, system_at):
+    """The halves of a batch hold about as much text each (the byte of both files, blank
+    lines between blocks included): the split is the first pair whose blocks start at or
+    after half the text, and each half keeps at least one pair."""
+    from array import array
+
+    runs, starts = [], []
+    for side, at in ((0, gold_at), (1, system_at)):
+        units, pos = array("q"), at
+        for b in blocks:
+            size, gap = b[side], b[side + 2]
+            units.extend((pos, pos + size, 1))
+            pos += size + gap
+        runs.append((b"", at, memoryview(units.tobytes())))
+        starts.append([units[3 * i] - at for i in range(len(blocks))])
+    n = len(blocks)
+    text = sum(memoryview(r[2]).cast("q")[3 * n - 2] - r[1] for r in runs)
+    h = amr_metrics._halfway(runs)
+    assert 1 <= h <= n - 1
+    first = next((i for i in range(1, n) if starts[0][i] + starts[1][i] >= text / 2), n - 1)
+    assert h == first
