@@ -376,3 +376,53 @@ def test_a_corpus_result_keeps_typed_columns_and_chunk_sums(tmp_path):
     assert [c.typecode for c in table.columns] == ["d", "q", "q"] and table._sums is not None
     assert table.known is not None and len(table.known[1]["f1"]) == 300
     assert _key(got) == _key(_general(gold, system))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 5000), st.integers(1, 5000), st.integers(0, 3), st.integers(0, 3)),
+                min_size=1, max_size=50),
+       st.integers(0, 10**6), st.integers(0, 10**6), st.integers(1, 60_000))
+def test_chunks_hold_at_most_the_text_cap_but_one_pair_at_least(blocks, gold_at, system_at, cap):
+    """_within: the longest run of the first pairs whose blocks (both files, from the first
+    block's start to the last one's end) hold at most ``cap`` bytes, one pair at least --
+    checked against adding the pairs one by one."""
+    from array import array
+
+    bufs = []
+    for side, at in ((0, gold_at), (1, system_at)):
+        units, pos = array("q"), at
+        for b in blocks:
+            units.extend((pos, pos + b[side], 1))
+            pos += b[side] + b[side + 2]
+        bufs.append(bytearray(units.tobytes()))
+    g, s = (memoryview(b).cast("q") for b in bufs)
+    n = len(blocks)
+    want = 1
+    for j in range(1, n + 1):
+        if g[3 * j - 2] - g[0] + s[3 * j - 2] - s[0] <= cap:
+            want = j
+        else:
+            break
+    g.release(), s.release()
+    assert amr._within(bufs[0], bufs[1], n, cap) == want
+    del bufs[0][:24]  # no view of the buffers is left behind (the stream deletes what it hands out)
+
+
+def test_automatic_chunks_hold_at_most_the_text_cap(tmp_path, monkeypatch):
+    """With the automatic size, serial and shared chunks hold at most CHUNK_TEXT_MAX bytes
+    of text (a chunk of one pair may hold more); an explicit chunk size is kept as given."""
+    n = 6 * amr.UNIT_CHUNK_MIN
+    gold = _corpus(tmp_path / "g.amr", n, 0, sep="\n")
+    system = _corpus(tmp_path / "s.amr", n, 1)
+    monkeypatch.setattr(amr, "CHUNK_TEXT_MAX", 2000)
+
+    def text(chunk):
+        g, s = memoryview(chunk[1]).cast("q"), memoryview(chunk[2]).cast("q")
+        return g[-2] - g[0] + s[-2] - s[0]
+
+    for chunks in (list(amr._unit_chunks(gold, system, None)), list(amr._unit_chunks(gold, system, None, 2))):
+        assert sum(len(c[1]) // 24 for c in chunks) == n
+        assert all(text(c) <= 2000 or len(c[1]) == 24 for c in chunks)
+        assert max(len(c[1]) // 24 for c in chunks) > 1
+    whole = list(amr._unit_chunks(gold, system, 10 ** 9))
+    assert len(whole) == 1 and len(whole[0][1]) // 24 == n
