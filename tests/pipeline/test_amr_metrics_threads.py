@@ -266,3 +266,78 @@ def test_halfway_splits_the_text_of_both_files_in_two(blocks, gold_at, system_at
     assert 1 <= h <= n - 1
     first = next((i for i in range(1, n) if starts[0][i] + starts[1][i] >= text / 2), n - 1)
     assert h == first
+
+
+# ---------------------------------------------------------------- coding ahead (session 31)
+
+
+@pytest.mark.parametrize("part", [1, 3, 7, 256])
+@pytest.mark.parametrize("ahead_first", [False, True, None], ids=["meet", "all-ahead", "both-code"])
+def test_the_first_batch_coded_ahead_and_here_is_the_serial_one(tmp_path, ahead, monkeypatch, part, ahead_first):
+    """After read_ahead the read-ahead thread codes the first batch from the front and this
+    thread from the back, in parts of any size, or the read-ahead thread codes it all before
+    this one comes (then both count it), or it starts only when this one has come (both
+    code): every metric's ids, columns, scores and details are the one-thread run's, and
+    the parts cover the batch once, in order."""
+    import time
+
+    monkeypatch.setattr(amr_metrics, "PRECODE_BATCH", part)
+    if ahead_first is None:
+        run = amr_metrics._Precoding.run
+
+        def late(self, firsts):
+            deadline = time.monotonic() + 30
+            while self.kernel is None and self.m and time.monotonic() < deadline:
+                time.sleep(0.0005)
+            return run(self, firsts)
+
+        monkeypatch.setattr(amr_metrics._Precoding, "run", late)
+    gold, system = _big(tmp_path, 60)
+    want = {(m, str(o)): _outcome(m, gold, system, 1, **o) for m, sets in OPTIONS.items() for o in sets}
+    finished, here = [], []
+    real = amr_metrics._Precoding.finish
+    monkeypatch.setattr(amr_metrics._Precoding, "finish",
+                        lambda self, *a: finished.append((self.next, self.m)) or real(self, *a))
+    coded_here = amr_metrics._coded_values
+    monkeypatch.setattr(amr_metrics, "_coded_values", lambda *a: here.append(1) or coded_here(*a))
+    for metric, sets in OPTIONS.items():
+        for options in sets:
+            amr_metrics.read_ahead(str(gold), str(system))
+            if ahead_first:
+                pre = amr_metrics._AHEAD[-1][3]
+                deadline = time.monotonic() + 30
+                while (pre.m == 0 or pre.next < pre.m) and time.monotonic() < deadline:
+                    time.sleep(0.001)
+            assert _outcome(metric, gold, system, 0, **options) == want[(metric, str(options))], (metric, options)
+            assert not amr_metrics._AHEAD
+    assert len(finished) == sum(len(s) for s in OPTIONS.values())
+    if ahead_first:
+        assert all(n == m > 50 for n, m in finished), finished  # (the last block comes with the next piece)
+    elif ahead_first is None:
+        assert all(n == 0 for n, m in finished) and len(here) >= len(finished)  # this thread coded parts
+
+
+def test_what_was_coded_ahead_with_other_roles_is_dropped(tmp_path, ahead, monkeypatch):
+    """SemBLEU with --reference keeps inverted roles: the parts coded ahead (with the
+    default roles) are not used, the coding ahead stops, and the result is the serial one."""
+    monkeypatch.setattr(amr_metrics, "PRECODE_BATCH", 5)
+    gold, system = _big(tmp_path, 80)
+    want = _outcome("sembleu", gold, system, 1, reference=True)
+    amr_metrics.read_ahead(str(gold), str(system))
+    pre = amr_metrics._AHEAD[-1][3]
+    assert _outcome("sembleu", gold, system, 0, reference=True) == want
+    pre.join()
+    assert pre.back == 0 and pre.next < 80 or all(p[3] is None for p in pre.parts)
+
+
+@pytest.mark.parametrize("part", [2, 256])
+@pytest.mark.parametrize("bad", [(0, 41, "(p / q :ARG0 (r / s)"), (1, 7, "(a / b (c / d))"), (1, 59, "(z / ZZZ)"),
+                                 (0, 0, "(a / b)\n(c / d)")],
+                         ids=["gold-unparsable", "system-refused", "system-not-utf8", "two-graphs"])
+def test_errors_of_pairs_coded_ahead_are_the_serial_ones(tmp_path, ahead, monkeypatch, part, bad):
+    monkeypatch.setattr(amr_metrics, "PRECODE_BATCH", part)
+    gold, system = _big(tmp_path, 60, bad=bad)
+    for metric in ("sema", "wlk"):
+        want = _outcome(metric, gold, system, 1)
+        amr_metrics.read_ahead(str(gold), str(system))
+        assert _outcome(metric, gold, system, 0) == want

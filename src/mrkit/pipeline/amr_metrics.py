@@ -351,7 +351,8 @@ def _unit_batches(gold: str, system: str, keep: frozenset[str], metric: str | No
     (the scanner, the reader and the kernels let go of the GIL): each half a batch of its
     own, with its kernel values; and a file's next window is cut on a second thread while
     this one codes the current one.  The first windows may have been cut already, since the
-    command started (:func:`read_ahead`).  The same values and errors either way."""
+    command started, and the first batch partly coded (:func:`read_ahead`: this thread then
+    codes the rest of it from the back).  The same values and errors either way."""
     from ..codecs.penman_units import UNIT, unit_pieces
     from ..features.triples import pair_codes_units
 
@@ -361,8 +362,9 @@ def _unit_batches(gold: str, system: str, keep: frozenset[str], metric: str | No
     k = 0
     split = metric is not None and threaded(executor, gold)
     got = _read_ahead_of(gold, system)
+    pre = None
     if got is not None:  # cut on a second thread since the command started (read_ahead)
-        streams, ahead = got
+        streams, ahead, pre = got
     else:
         streams = [unit_pieces(gold, str(gold), False, WINDOW, first=WINDOW),
                    unit_pieces(system, str(system), False, WINDOW, first=WINDOW)]
@@ -402,6 +404,13 @@ def _unit_batches(gold: str, system: str, keep: frozenset[str], metric: str | No
         for c in cur:
             c[3] += n
         k += n // UNIT
+        if pre is not None:  # the first batch: partly coded ahead, the rest here
+            done = pre.finish(metric, options, keep, n // UNIT) if split else pre.finish("", {}, frozenset(), 0)
+            pre = None
+            if done is not None:
+                for part, (coded, vals) in done:
+                    yield coded, len(part[0][2]) // UNIT, lambda i, r=part: (_unit_block(r[0], i), _unit_block(r[1], i)), vals
+                continue
         if split and n // UNIT >= SPLIT_MIN:
             h = _halfway(runs) * UNIT
             parts = [[(r[0], r[1], r[2][:h]) for r in runs], [(r[0], r[1], r[2][h:]) for r in runs]]
@@ -438,14 +447,20 @@ _AHEAD: list = []
 
 def read_ahead(gold: str, system: str) -> None:
     """Start cutting the first windows of ``gold`` and ``system`` (what :func:`_unit_batches`
-    reads first) on a second thread, while this one goes on loading and checking what the
-    command needs; the next :func:`_unit_batches` takes them if it reads these very files,
-    else drops them.  ``mrkit score`` calls it before anything else
-    when the metric has a coded path and the executor is the automatic one.  Only for two
+    reads first) on a second thread, and then coding the pairs of the first batch from the
+    front (with the roles every coded metric keeps by default: :class:`_Precoding`), while
+    this one goes on loading and checking what the command needs; the next
+    :func:`_unit_batches` takes them if it reads these very files (and codes the rest of the
+    batch from the back meanwhile), else drops them.  ``mrkit score`` calls it before
+    anything else when the metric has a coded path and the executor is the automatic one
+    (:func:`mrkit.cli.main` sooner, from the command line as typed: a second call for the
+    same files keeps the first).  Only for two
     regular files named PENMAN by their suffix (reading a pipe ahead would take its bytes
     from the path that reads it), of :data:`THREADS_MIN_BYTES` or more, on two cores, with
     the compiled scanner; else nothing happens.  Errors of the reading are raised where the
     serial reading raises them, and only if the command gets there."""
+    if _AHEAD and _AHEAD[-1][:3] == (gold, system, WINDOW):
+        return  # started already (mrkit.cli.main, from the command line as typed)
     _AHEAD.clear()  # one read-ahead at a time: a later one replaces one no reading took
     if os.environ.get("MRKIT_PURE_PENMAN") or os.environ.get("MRKIT_PURE_UNITS"):
         return
@@ -462,20 +477,133 @@ def read_ahead(gold: str, system: str) -> None:
     window = WINDOW
     streams = [unit_pieces(gold, str(gold), False, window, first=window),
                unit_pieces(system, str(system), False, window, first=window)]
+    pre = _Precoding()
 
     def cut() -> tuple:
         firsts: list = []
-        for stream in streams:  # as the serial reading: gold first, system only after it
-            try:
-                firsts.append((next(stream, None), None))
-            except BaseException as exc:  # raised where the reading would raise it
-                firsts.append((None, exc))
-                break
-        return streams, firsts
+        try:
+            for stream in streams:  # as the serial reading: gold first, system only after it
+                try:
+                    firsts.append((next(stream, None), None))
+                except BaseException as exc:  # raised where the reading would raise it
+                    firsts.append((None, exc))
+                    break
+            pre.first(streams, firsts)
+        finally:
+            pre.cut.release()
+        pre.run(firsts)
+        return pre.parts
 
     # not waiting for the thread to run: this one goes on importing, reading files (each
     # read lets go of the GIL, and the new thread takes it then)
-    _AHEAD.append((gold, system, window, start(cut, wait=False)))
+    pre.join = start(cut, wait=False)
+    _AHEAD.append((gold, system, window, pre))
+
+
+PRECODE_BATCH = 256
+"""Pairs coded at a time while the read-ahead thread and this one share the first batch
+(:class:`_Precoding`): about half a millisecond of SICK pairs, the most one thread may wait
+for the other at the end."""
+
+
+class _Precoding:
+    """The read-ahead's work (:func:`read_ahead`): the files' first windows cut, then the
+    pairs of the first batch coded from the front, :data:`PRECODE_BATCH` at a time, while
+    this thread is still loading and checking what the command needs.  When this thread
+    comes to that batch (:meth:`finish`) it codes parts from the back while the read-ahead
+    thread goes on from the front, until they meet (no guess of which pairs take longer:
+    session 31, halves of equal text or of equal pairs each left one thread waiting 2-4 ms
+    for the other); each thread counts its own parts with the metric's kernel.  The batch's
+    pairs are coded exactly once, in parts that together are the batch, in order."""
+
+    def __init__(self) -> None:
+        import _thread
+
+        self.lock = _thread.allocate_lock()
+        self.cut = _thread.allocate_lock()  # held until the first windows are cut
+        self.cut.acquire()
+        self.firsts: tuple | None = None  # (streams, [(piece, error)]) once cut
+        self.join = None
+        self.next = 0        # the first pair not yet claimed from the front
+        self.back = 0        # the pair after the last one not yet claimed from the back
+        self.kernel = None   # (metric, options): set when this thread comes
+        self.keep = NON_INVERTED_OF
+        self.m = 0           # pairs of the first batch (0: nothing to code ahead)
+        self.runs: list = []
+        self.parts: list = []  # [start, end, coded, values] of each part coded ahead
+
+    def first(self, streams, firsts) -> None:
+        self.firsts = (streams, firsts)
+        if len(firsts) == 2 and all(f is not None and e is None for f, e in firsts):
+            self.runs = [(f[0], f[1], memoryview(f[2])) for f, _ in firsts]
+            self.m = min(len(self.runs[0][2]) // 24, len(self.runs[1][2]) // 24, BATCH)
+            if self.m < SPLIT_MIN:
+                self.m = 0
+            self.back = self.m
+
+    def _part(self, a: int, b: int) -> list:
+        return [(r[0], r[1], r[2][24 * a:24 * b]) for r in self.runs]
+
+    def run(self, firsts) -> None:
+        """On the read-ahead thread: code parts from the front until they meet the parts
+        coded from the back; count them once the metric's kernel is known."""
+        from ..features.triples import pair_codes_units
+
+        while True:
+            with self.lock:
+                kernel = self.kernel
+                if self.next >= self.back:
+                    break
+                a = self.next
+                b = self.next = min(a + PRECODE_BATCH, self.back)
+            gold, system = self._part(a, b)
+            self.parts.append([a, b, pair_codes_units(gold, system, self.keep), None])
+            if kernel is not None:
+                for part in self.parts:
+                    _count_part(kernel, part)
+        if kernel is not None:
+            for part in self.parts:
+                _count_part(kernel, part)
+
+    def finish(self, metric: str, options: dict, keep: frozenset[str], m: int):
+        """On this thread, at the first batch (``m`` pairs): the batch as parts
+        ``[(runs, (coded, values))]`` in order, coded here and ahead; None when what was
+        coded ahead does not serve (other roles kept, another batch), and nothing more is
+        coded ahead then."""
+        if keep != self.keep or m != self.m or not m:
+            with self.lock:
+                self.back = 0
+            return None
+        with self.lock:
+            self.kernel = (metric, options)
+        mine = []
+        while True:
+            with self.lock:
+                if self.back <= self.next:
+                    break
+                b = self.back
+                a = self.back = max(self.next, b - PRECODE_BATCH)
+            mine.append((a, b, _coded_values(metric, self._part(a, b), keep, options)))
+        parts = self.join()
+        if any(part[3] is None for part in parts):
+            # all coded ahead before this thread came: their counting on both threads
+            from ..runtime.threads import both
+
+            half = len(parts) // 2
+            both(lambda: [_count_part((metric, options), q) for q in parts[:half]],
+                 lambda: [_count_part((metric, options), q) for q in parts[half:]])
+        done = [(a, b, (coded, vals)) for a, b, coded, vals in parts] + mine[::-1]
+        if [d[0] for d in done] != [0] + [d[1] for d in done[:-1]] or done[-1][1] != m:
+            raise AssertionError("the parts of the first batch do not cover it")  # never: a bug
+        return [(self._part(a, b), cv) for a, b, cv in done]
+
+
+def _count_part(kernel: tuple, part: list) -> None:
+    """The kernel's values of a part coded ahead (``[start, end, coded, values]``), in place."""
+    metric, options = kernel
+    coded = part[2]
+    if part[3] is None and coded is not None:
+        part[3] = CODED[metric][1](coded[1], part[1] - part[0], options)
 
 
 def _read_ahead_of(gold: str, system: str) -> tuple | None:
@@ -487,12 +615,17 @@ def _read_ahead_of(gold: str, system: str) -> tuple | None:
     ahead = _AHEAD.pop()
     if ahead[:3] != (gold, system, WINDOW):
         return None
-    join = ahead[3]
-    streams, firsts = join()
+    pre = ahead[3]
+    with pre.cut:  # the cut, not the coding ahead
+        pass
+    if pre.firsts is None:  # the thread failed before it had cut (out of memory): its error
+        pre.join()
+    streams, firsts = pre.firsts
     for _, exc in firsts:
         if exc is not None:
+            pre.join()  # no coding ahead after an error
             raise exc
-    return streams, [first for first, _ in firsts]
+    return streams, [first for first, _ in firsts], pre
 
 
 def _kernel_loaded(metric: str, options: dict) -> None:
