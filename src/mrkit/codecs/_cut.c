@@ -149,7 +149,7 @@ static int end_block(int64_t *st, int64_t end, obuf *o) {
     return 0;
 }
 
-static PyObject *p_scan(PyObject *self, PyObject *args) {
+static PyObject *p_scan_reference(PyObject *self, PyObject *args) {
     Py_buffer view;
     long long offset;
     PyObject *state;
@@ -414,11 +414,480 @@ fail:
     return PyErr_NoMemory();
 }
 
+/* ---------------------------------------------------------------------------------------
+ * scan(): the same output as scan_reference() above (units, state and status, for any
+ * split of the file into pieces), faster.  scan_reference() reads every line twice byte by
+ * byte (UTF-8 validity, blankness and first character; then, with `graphs`, a table
+ * lookup per byte for the characters the cutting looks at).  scan() instead:
+ *   - finds where the next byte that is not ASCII and the next "::id" of the piece are
+ *     (one pass each over the piece, 64 or 16 bytes at a time): a line before them is
+ *     ASCII (nothing to validate) and holds no "::id" (no id to look at: ':' is then not
+ *     a character the graph text is searched for; comment lines skip id_clean());
+ *   - validates UTF-8 only from a line's first byte that is not ASCII;
+ *   - skips indentation 8 bytes at a time, and the graph text between '"', '#', '(' and
+ *     ')' 16 bytes at a time (SSE2; the plain byte loop without it, or with `vector`
+ *     false, which tests use to check the loop the builds without SSE2 run);
+ *   - a line holding "::id" in its graph text is read as scan_reference() reads it (a
+ *     colon at a time, strings' escapes included), and so are a line's heading whitespace
+ *     and the whitespace after a graph where they are not ASCII;
+ *   - without `graphs`, a piece that is all ASCII takes the tight loop of the reference.
+ * ------------------------------------------------------------------------------------- */
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define CUT_SSE2 1
+#else
+#define CUT_SSE2 0
+#endif
+
+/* the first byte of [p, end) that is not ASCII, or end */
+static const unsigned char *find_nonascii(const unsigned char *p, const unsigned char *end, int vector) {
+#if CUT_SSE2
+    if (vector) {
+        while (end - p >= 64) {
+            __m128i a = _mm_loadu_si128((const __m128i *)p), b = _mm_loadu_si128((const __m128i *)(p + 16));
+            __m128i c = _mm_loadu_si128((const __m128i *)(p + 32)), d = _mm_loadu_si128((const __m128i *)(p + 48));
+            if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)))) break;
+            p += 64;
+        }
+        while (end - p >= 16) {
+            int m = _mm_movemask_epi8(_mm_loadu_si128((const __m128i *)p));
+            if (m) return p + __builtin_ctz((unsigned)m);
+            p += 16;
+        }
+    }
+#else
+    (void)vector;
+#endif
+    while (end - p >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        if (w & 0x8080808080808080ULL) break;
+        p += 8;
+    }
+    while (p < end && *p < 0x80) p++;
+    return p;
+}
+
+/* the first "::id" of [p, end), or end (SSE2: the four bytes compared 16 positions at a
+ * time, each of the four loads ending within [p, end)) */
+static const unsigned char *find_id(const unsigned char *p, const unsigned char *end, int vector) {
+#if CUT_SSE2
+    if (vector) {
+        const __m128i colon = _mm_set1_epi8(':'), i = _mm_set1_epi8('i'), d = _mm_set1_epi8('d');
+        while (end - p >= 19) {
+            __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), colon);
+            __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 1)), colon);
+            __m128i c = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 2)), i);
+            __m128i e = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 3)), d);
+            unsigned m = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_and_si128(a, b), _mm_and_si128(c, e)));
+            if (m) return p + __builtin_ctz(m);
+            p += 16;
+        }
+    }
+#else
+    (void)vector;
+#endif
+    const unsigned char *r = end - p >= 4 ? memmem(p, (size_t)(end - p), "::id", 4) : NULL;
+    return r ? r : end;
+}
+
+/* has_id(ls, le) of the line [ls, le), from the first "::id" at or after the previous
+ * line's start (*idp; NULL: not looked for yet), which it advances: "::id" holds no '\n',
+ * so an "::id" starting in the line ends in it */
+static inline int line_has_id(const unsigned char **idp, const unsigned char *ls, const unsigned char *le,
+                              const unsigned char *end, int vector) {
+    if (!*idp || *idp < ls) *idp = find_id(ls, end, vector);
+    return *idp < le;
+}
+
+/* id_clean() (the same value), each "::id" found with find_id() instead of a byte loop:
+ * the byte loop also finds the leftmost match at or after p, then goes on after it */
+static int id_clean_fast(const unsigned char *a, const unsigned char *b, int vector) {
+    const unsigned char *p = a;
+    int found = 0, clean = 1;
+    while (b - p >= 4) {
+        const unsigned char *m = find_id(p, b, vector);
+        if (m == b) break;
+        found = 1;
+        const unsigned char *q = m + 4;
+        int ok = 0;
+        if (q < b && *q == ' ') {
+            for (q++; q < b; q++) {
+                if (q + 1 < b && q[0] == ':' && q[1] == ':') break;
+                if (!(*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n' || *q == '\v' || *q == '\f')) {
+                    ok = 1;
+                    break;
+                }
+            }
+        }
+        clean &= ok;
+        p = m + 4;
+    }
+    return found ? (clean ? 1 : -1) : 0;
+}
+
+/* whether [p, end) is UTF-8 as Python's strict decoder sees it */
+static int utf8_valid(const unsigned char *p, const unsigned char *end) {
+    while (p < end) {
+        if (*p < 0x80) {
+            if (end - p >= 8) {
+                uint64_t w;
+                memcpy(&w, p, 8);
+                if (!(w & 0x8080808080808080ULL)) { p += 8; continue; }
+            }
+            p++;
+            continue;
+        }
+        if (*p >= 0xE1 && *p != 0xED && *p <= 0xEF && end - p >= 3 && (p[1] & 0xC0) == 0x80 &&
+            (p[2] & 0xC0) == 0x80) {
+            p += 3;  /* three bytes (CJK...), neither overlong nor a surrogate: utf8_len's 3 */
+            continue;
+        }
+        uint32_t cp;
+        int n = utf8_len(p, end, &cp);
+        if (n == 0) return 0;
+        p += n;
+    }
+    return 1;
+}
+
+/* spaces and tabs from q on */
+static const unsigned char *skip_indent(const unsigned char *q, const unsigned char *le) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    while (le - q >= 8) {
+        uint64_t w;
+        memcpy(&w, q, 8);
+        w ^= 0x2020202020202020ULL;
+        if (w) { q += __builtin_ctzll(w) >> 3; break; }
+        q += 8;
+    }
+#endif
+    while (q < le && (*q == ' ' || *q == '\t')) q++;
+    return q;
+}
+
+/* '"', '#', '(' and ')': what the graph text is searched for when its line has no "::id" */
+static const unsigned char special_noid[256] = {['"'] = 1, ['#'] = 1, ['('] = 1, [')'] = 1};
+
+/* the first of those in [q, le), or le; bytes up to `end` (the piece's) may be read */
+static inline const unsigned char *next_special(const unsigned char *q, const unsigned char *le,
+                                                const unsigned char *end, int vector) {
+#if CUT_SSE2
+    if (vector) {
+        /* '"' 0x22 and '#' 0x23, '(' 0x28 and ')' 0x29: one comparison per pair after |1 */
+        const __m128i one = _mm_set1_epi8(1), qh = _mm_set1_epi8(0x23), pr = _mm_set1_epi8(0x29);
+        while (q < le && end - q >= 16) {
+            __m128i v = _mm_or_si128(_mm_loadu_si128((const __m128i *)q), one);
+            unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, qh), _mm_cmpeq_epi8(v, pr)));
+            if (m) {
+                q += __builtin_ctz(m);
+                return q < le ? q : le;
+            }
+            q += 16;
+        }
+        if (q >= le) return le;
+    }
+#else
+    (void)end;
+    (void)vector;
+#endif
+    while (q < le && !special_noid[*q]) q++;
+    return q;
+}
+
+/* The lines of [*pp, end) as the reference's line loop reads them (same state, units and
+ * status); *pp is left at the first line not read. */
+static int scan_lines(int64_t *st, const unsigned char *buf, const unsigned char **pp, const unsigned char *end,
+                      int64_t offset, int final, int graphs, obuf *o, int vector) {
+    const unsigned char *p = *pp;
+    const unsigned char *na = find_nonascii(p, end, vector);  /* the next byte that is not ASCII */
+    const unsigned char *idp = NULL;  /* the next "::id", looked for when a line needs it */
+    int status = 0;
+    while (p < end && status == 0) {
+        const unsigned char *ls = p, *le = memchr(p, '\n', (size_t)(end - p));
+        const unsigned char *next = le ? le + 1 : end;
+        if (!le) {
+            if (!final) break;  /* an unfinished line: the caller gives whole lines */
+            le = end;
+        }
+        int64_t at = offset + (ls - buf);
+        if (na < ls) na = find_nonascii(ls, end, vector);
+        int ascii = na >= le;
+        int hasid = -1;  /* has_id(ls, le), when needed */
+#define HASID() (hasid >= 0 ? hasid : (hasid = line_has_id(&idp, ls, le, end, vector)))
+        if (!ascii && !utf8_valid(na, le)) { status = 1; break; }
+        /* blank? first character after spaces and tabs? */
+        const unsigned char *q0 = skip_indent(ls, le);
+        int blank, have_first = q0 < le;
+        uint32_t first = 0;
+        if (!have_first) {
+            blank = 1;
+        } else if (*q0 < 0x80 && !ascii_space[*q0]) {
+            first = *q0;
+            blank = 0;
+        } else {  /* whitespace other than spaces and tabs, or not ASCII: code points */
+            const unsigned char *q = q0;
+            uint32_t c = 0;
+            int n = utf8_len(q, le, &c);
+            first = c;
+            blank = 1;
+            while (q < le) {
+                n = utf8_len(q, le, &c);
+                if (!(c < 0x80 ? ascii_space[c] : is_space(c))) { blank = 0; break; }
+                q += n;
+            }
+        }
+        if (blank) {
+            int r = end_block(st, at, o);
+            if (r < 0) return -1;
+            if (r > 0) { status = r; break; }
+        } else {
+            int content = first != '#' && !(first < 0x80 ? ascii_space[first] : is_space(first));
+            int comment = first == '#';
+            if (!st[S_INBLOCK]) {
+                st[S_INBLOCK] = 1;
+                st[S_USTART] = at; st[S_ULINE] = st[S_LINE]; st[S_CONTENT] = 0;
+                st[S_DEPTH] = 0; st[S_DONE] = 0; st[S_NOCUT] = !graphs; st[S_PEND] = -1;
+                st[S_UNITS] = 1; st[S_U0ID] = 0; st[S_LATERID] = 0; st[S_BAD] = 0;
+                st[S_PENDID] = 0; st[S_PENDBAD] = 0;
+            }
+            if (!st[S_NOCUT]) {
+                const unsigned char *q = q0;
+                if (comment) {
+                    int id = HASID() ? id_clean_fast(q, le, vector) : 0;
+                    if (st[S_DEPTH] > 0) {
+                        st[S_NOCUT] = 1;
+                        if (id) st[S_BAD] = 1;
+                    } else if (st[S_DONE]) {  /* after a graph: the next one's, or trailing */
+                        if (st[S_PEND] < 0) { st[S_PEND] = at; st[S_PENDLINE] = st[S_LINE]; }
+                        if (id) st[S_PENDID] = 1;
+                        if (id < 0) st[S_PENDBAD] = 1;
+                    } else if (id) {  /* before the unit's graph */
+                        if (id < 0) st[S_BAD] = 1;
+                        if (st[S_UNITS] == 1) st[S_U0ID] = 1; else st[S_LATERID] = 1;
+                    }
+                } else if (first == '(' || st[S_DEPTH] > 0) {
+                    int64_t depth = st[S_DEPTH];
+                    int idseen = 0;  /* an ::id among the graph text of the line */
+                    while (q < le && !st[S_NOCUT]) {
+                        if (depth == 0 && st[S_DONE]) {  /* the next graph: cut */
+                            int64_t cut = st[S_PEND] >= 0 ? st[S_PEND] : offset + (q - buf);
+                            int64_t cutline = st[S_PEND] >= 0 ? st[S_PENDLINE] : st[S_LINE];
+                            if (push(o, st[S_USTART], cut, st[S_ULINE]) < 0) return -1;
+                            st[S_USTART] = cut; st[S_ULINE] = cutline; st[S_CONTENT] = 1;
+                            st[S_UNITS]++;
+                            if (st[S_PENDID]) st[S_LATERID] = 1;
+                            if (st[S_PENDBAD]) st[S_BAD] = 1;
+                            st[S_PEND] = -1; st[S_PENDID] = 0; st[S_PENDBAD] = 0; st[S_DONE] = 0;
+                            if (st[S_BAD] || (!st[S_U0ID] && st[S_LATERID])) { status = 2; break; }
+                        }
+                        if (HASID()) {  /* the reference's loop: a colon may start an ::id */
+                            for (; q < le; q++) {
+                                unsigned char c = *q;
+                                if (!special[c]) continue;
+                                if (c == ':') {
+                                    if (le - q >= 4 && q[1] == ':' && q[2] == 'i' && q[3] == 'd') idseen = 1;
+                                } else if (c == '"') {
+                                    for (q++; q < le && *q != '"'; q++) {
+                                        if (*q == '\\') q++;
+                                        else if (*q == ':' && le - q >= 4 && q[1] == ':' && q[2] == 'i' && q[3] == 'd')
+                                            idseen = 1;
+                                    }
+                                    if (q >= le) { st[S_NOCUT] = 1; break; }
+                                } else if (c == '#') {
+                                    st[S_NOCUT] = 1;
+                                    break;
+                                } else if (c == '(') {
+                                    depth++;
+                                } else if (c == ')') {
+                                    if (--depth <= 0) break;
+                                }
+                            }
+                        } else {  /* no ::id on the line: '"', '#', '(' and ')' only */
+                            for (;;) {
+                                q = next_special(q, le, end, vector);
+                                if (q >= le) break;
+                                unsigned char c = *q;
+                                if (c == '(') {
+                                    depth++;
+                                } else if (c == ')') {
+                                    if (--depth <= 0) break;
+                                } else if (c == '"') {
+                                    for (q++; q < le && *q != '"'; q++)
+                                        if (*q == '\\') q++;
+                                    if (q >= le) { st[S_NOCUT] = 1; break; }
+                                } else {  /* '#' */
+                                    st[S_NOCUT] = 1;
+                                    break;
+                                }
+                                q++;
+                            }
+                        }
+                        if (st[S_NOCUT] || q >= le) break;
+                        if (depth < 0) { st[S_NOCUT] = 1; break; }
+                        /* the graph closed at q: what follows on its line? */
+                        st[S_DONE] = 1;
+                        for (q++; q < le;) {
+                            if (*q < 0x80) {
+                                if (!ascii_space[*q]) break;
+                                q++;
+                                continue;
+                            }
+                            uint32_t cp = 0;
+                            int n = utf8_len(q, le, &cp);
+                            if (!is_space(cp)) break;
+                            q += n;
+                        }
+                        if (q >= le) break;
+                        if (*q == '#') {  /* a comment: the next graph's metadata, or trailing */
+                            int id = HASID() ? id_clean_fast(q, le, vector) : 0;
+                            st[S_PEND] = offset + (q - buf); st[S_PENDLINE] = st[S_LINE];
+                            if (id) st[S_PENDID] = 1;
+                            if (id < 0) st[S_PENDBAD] = 1;
+                            break;
+                        }
+                        if (*q != '(') st[S_NOCUT] = 1;  /* other text after the graph */
+                    }
+                    if (status) break;
+                    st[S_DEPTH] = depth;
+                    if (st[S_NOCUT] && HASID()) idseen = 1;  /* the line was not read to its end */
+                    if (idseen) st[S_BAD] = 1;  /* an ::id among a graph's lines */
+                } else {
+                    st[S_NOCUT] = 1;  /* text that is neither a graph nor a comment */
+                }
+                if (st[S_NOCUT]) {  /* the rest of the block stays in this unit */
+                    if (st[S_PEND] >= 0) {
+                        if (st[S_PENDID] || st[S_PENDBAD]) st[S_BAD] = 1;
+                        st[S_PEND] = -1;
+                    }
+                }
+            } else if (graphs && st[S_UNITS] >= 2 && HASID()) {
+                st[S_BAD] = 1;  /* an ::id in the uncut rest of a cut block */
+            }
+            st[S_CONTENT] |= content;
+        }
+        st[S_LINE]++;
+        p = next;
+    }
+#undef HASID
+    *pp = p;
+    return status;
+}
+
+/* Blocks only, a piece that is all ASCII: the reference's tight loop, each line read once. */
+static int scan_blocks_ascii(int64_t *st, const unsigned char *buf, const unsigned char **pp,
+                             const unsigned char *end, int64_t offset, int final, obuf *o) {
+    const unsigned char *p = *pp;
+    int64_t line = st[S_LINE];
+    while (p < end) {
+        const unsigned char *ls = p, *q = skip_indent(p, end);
+        const unsigned char *le = q < end ? memchr(q, '\n', (size_t)(end - q)) : NULL;
+        const unsigned char *next = le ? le + 1 : end;
+        if (!le) {
+            if (!final) break;  /* an unfinished line: the caller gives whole lines */
+            le = end;
+        }
+        int64_t at = offset + (ls - buf);
+        unsigned char first = q < le ? *q : '\n';
+        if (ascii_space[first]) {   /* blank unless a character that is not whitespace follows */
+            while (q < le && ascii_space[*q]) q++;
+        }
+        if (q == le) {   /* blank: the end of a block (end_block without graphs) */
+            if (st[S_INBLOCK]) {
+                if (st[S_CONTENT] && push(o, st[S_USTART], at, st[S_ULINE]) < 0) return -1;
+                st[S_INBLOCK] = 0;
+            }
+        } else {
+            if (!st[S_INBLOCK]) {
+                st[S_INBLOCK] = 1;
+                st[S_USTART] = at; st[S_ULINE] = line; st[S_CONTENT] = 0;
+                st[S_DEPTH] = 0; st[S_DONE] = 0; st[S_NOCUT] = 1; st[S_PEND] = -1;
+                st[S_UNITS] = 1; st[S_U0ID] = 0; st[S_LATERID] = 0; st[S_BAD] = 0;
+                st[S_PENDID] = 0; st[S_PENDBAD] = 0;
+            }
+            if (first != '#' && !ascii_space[first]) st[S_CONTENT] = 1;
+        }
+        line++;
+        p = next;
+    }
+    st[S_LINE] = line;
+    *pp = p;
+    return 0;
+}
+
+static PyObject *p_scan(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    long long offset;
+    PyObject *state;
+    int final, graphs, vector = 1;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*LOpp|p", &view, &offset, &state, &final, &graphs, &vector)) return NULL;
+    int64_t st[NSTATE];
+    if (state == Py_None) {
+        memset(st, 0, sizeof st);
+        st[S_LINE] = 1;
+        st[S_PEND] = -1;
+        st[S_FIRST] = 1;
+    } else {
+        if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != NSTATE) {
+            PyBuffer_Release(&view);
+            PyErr_SetString(PyExc_ValueError, "scan: a state returned by scan() or None");
+            return NULL;
+        }
+        for (int k = 0; k < NSTATE; k++) {
+            st[k] = PyLong_AsLongLong(PyTuple_GET_ITEM(state, k));
+            if (st[k] == -1 && PyErr_Occurred()) { PyBuffer_Release(&view); return NULL; }
+        }
+    }
+    const unsigned char *buf = view.buf, *end = buf + view.len, *p = buf;
+    obuf o = {NULL, 0, 0};
+    int status = 0;
+    PyThreadState *save = PyEval_SaveThread();  /* plain C on a buffer: other threads run */
+    if (st[S_FIRST]) {
+        st[S_FIRST] = 0;
+        if (view.len >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) p += 3;
+    }
+    int r;
+    if (!graphs && find_nonascii(p, end, vector) == end)
+        r = scan_blocks_ascii(st, buf, &p, end, offset, final, &o);
+    else
+        r = scan_lines(st, buf, &p, end, offset, final, graphs, &o, vector);
+    if (r < 0) goto fail;
+    status = r;
+    if (status == 0 && final && p >= end) {
+        r = end_block(st, offset + view.len, &o);
+        if (r < 0) goto fail;
+        if (r > 0) status = r;
+    }
+    PyEval_RestoreThread(save);
+    PyBuffer_Release(&view);
+    PyObject *units = PyBytes_FromStringAndSize((const char *)o.v, (Py_ssize_t)(o.n * (Py_ssize_t)sizeof(int64_t)));
+    free(o.v);
+    if (!units) return NULL;
+    PyObject *nst = PyTuple_New(NSTATE);
+    if (!nst) { Py_DECREF(units); return NULL; }
+    for (int k = 0; k < NSTATE; k++) {
+        PyObject *v = PyLong_FromLongLong(st[k]);
+        if (!v) { Py_DECREF(units); Py_DECREF(nst); return NULL; }
+        PyTuple_SET_ITEM(nst, k, v);
+    }
+    return Py_BuildValue("(NNi)", units, nst, status);
+fail:
+    PyEval_RestoreThread(save);
+    PyBuffer_Release(&view);
+    free(o.v);
+    return PyErr_NoMemory();
+}
+
 static PyMethodDef methods[] = {
     {"scan", p_scan, METH_VARARGS,
-     "scan(buf, offset, state, final, graphs) -> (units, state, status): the units (int64 "
-     "start, end, first line) of a piece of a PENMAN file; status 0 fine, 1 not UTF-8, 2 ids "
-     "of a cut block not certain"},
+     "scan(buf, offset, state, final, graphs, vector=True) -> (units, state, status): the units "
+     "(int64 start, end, first line) of a piece of a PENMAN file; status 0 fine, 1 not UTF-8, 2 "
+     "ids of a cut block not certain (vector false: the byte loops of builds without SSE2)"},
+    {"scan_reference", p_scan_reference, METH_VARARGS,
+     "scan_reference(buf, offset, state, final, graphs): scan() as it was first written, every "
+     "line read byte by byte (the reference of the differential tests)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_cut",
