@@ -469,27 +469,33 @@ static const unsigned char *find_nonascii(const unsigned char *p, const unsigned
     return p;
 }
 
-/* the first "::id" of [p, end), or end (SSE2: the four bytes compared 16 positions at a
- * time, each of the four loads ending within [p, end)) */
-static const unsigned char *find_id(const unsigned char *p, const unsigned char *end, int vector) {
+/* the first "::id" of [p, end), or end; bytes up to lim (>= end) may be read (SSE2: the
+ * four bytes compared 16 positions at a time, each of the four loads ending before lim) */
+static const unsigned char *find_id(const unsigned char *p, const unsigned char *end, const unsigned char *lim,
+                                    int vector) {
 #if CUT_SSE2
     if (vector) {
         const __m128i colon = _mm_set1_epi8(':'), i = _mm_set1_epi8('i'), d = _mm_set1_epi8('d');
-        while (end - p >= 19) {
+        while (end - p >= 4 && lim - p >= 19) {
             __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), colon);
             __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 1)), colon);
             __m128i c = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 2)), i);
             __m128i e = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 3)), d);
             unsigned m = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_and_si128(a, b), _mm_and_si128(c, e)));
-            if (m) return p + __builtin_ctz(m);
+            if (m) {
+                const unsigned char *r = p + __builtin_ctz(m);
+                return end - r >= 4 ? r : end;
+            }
             p += 16;
         }
     }
 #else
+    (void)lim;
     (void)vector;
 #endif
-    const unsigned char *r = end - p >= 4 ? memmem(p, (size_t)(end - p), "::id", 4) : NULL;
-    return r ? r : end;
+    for (; end - p >= 4; p++)
+        if (p[0] == ':' && p[1] == ':' && p[2] == 'i' && p[3] == 'd') return p;
+    return end;
 }
 
 /* has_id(ls, le) of the line [ls, le), from the first "::id" at or after the previous
@@ -497,17 +503,17 @@ static const unsigned char *find_id(const unsigned char *p, const unsigned char 
  * so an "::id" starting in the line ends in it */
 static inline int line_has_id(const unsigned char **idp, const unsigned char *ls, const unsigned char *le,
                               const unsigned char *end, int vector) {
-    if (!*idp || *idp < ls) *idp = find_id(ls, end, vector);
+    if (!*idp || *idp < ls) *idp = find_id(ls, end, end, vector);
     return *idp < le;
 }
 
 /* id_clean() (the same value), each "::id" found with find_id() instead of a byte loop:
  * the byte loop also finds the leftmost match at or after p, then goes on after it */
-static int id_clean_fast(const unsigned char *a, const unsigned char *b, int vector) {
+static int id_clean_fast(const unsigned char *a, const unsigned char *b, const unsigned char *lim, int vector) {
     const unsigned char *p = a;
     int found = 0, clean = 1;
     while (b - p >= 4) {
-        const unsigned char *m = find_id(p, b, vector);
+        const unsigned char *m = find_id(p, b, lim, vector);
         if (m == b) break;
         found = 1;
         const unsigned char *q = m + 4;
@@ -596,27 +602,143 @@ static inline const unsigned char *next_special(const unsigned char *q, const un
     return q;
 }
 
+#if CUT_SSE2
+/* 64 bytes from p (zeros after end: none of the bytes looked for) */
+static inline void load64(const unsigned char *p, const unsigned char *end, __m128i v[4]) {
+    if (end - p >= 64) {
+        for (int k = 0; k < 4; k++) v[k] = _mm_loadu_si128((const __m128i *)(p + 16 * k));
+    } else {
+        unsigned char tmp[64] = {0};
+        memcpy(tmp, p, (size_t)(end - p));
+        for (int k = 0; k < 4; k++) v[k] = _mm_loadu_si128((const __m128i *)(tmp + 16 * k));
+    }
+}
+
+static inline uint64_t mask64(const __m128i v[4], __m128i c) {
+    return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[0], c)) |
+           (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[1], c)) << 16 |
+           (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[2], c)) << 32 |
+           (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[3], c)) << 48;
+}
+
+/* the lines' block: '\n' and the bytes that are not ASCII, 64 bytes from base */
+typedef struct {
+    const unsigned char *base;
+    uint64_t nl, hi;
+} lineblk;
+
+static inline void lineblk_at(lineblk *k, const unsigned char *p, const unsigned char *end) {
+    __m128i v[4];
+    load64(p, end, v);
+    k->base = p;
+    k->nl = mask64(v, _mm_set1_epi8('\n'));
+    k->hi = (uint64_t)(unsigned)_mm_movemask_epi8(v[0]) | (uint64_t)(unsigned)_mm_movemask_epi8(v[1]) << 16 |
+            (uint64_t)(unsigned)_mm_movemask_epi8(v[2]) << 32 | (uint64_t)(unsigned)_mm_movemask_epi8(v[3]) << 48;
+}
+
+/* memchr(p, '\n', end - p), p at or after the block's start; *ascii: whether the bytes from
+ * p to the '\n' (to end without one) are all ASCII */
+static inline const unsigned char *line_end(lineblk *k, const unsigned char *p, const unsigned char *end,
+                                            int *ascii) {
+    uint64_t hi = 0;
+    if (p - k->base >= 64) lineblk_at(k, p, end);
+    for (;;) {
+        uint64_t keep = ~0ULL << (p - k->base);
+        uint64_t nl = k->nl & keep;
+        if (nl) {
+            int at = __builtin_ctzll(nl);
+            hi |= k->hi & keep & ((1ULL << at) - 1);
+            *ascii = !hi;
+            return k->base + at;
+        }
+        hi |= k->hi & keep;
+        if (end - k->base <= 64) {
+            *ascii = !hi;
+            return NULL;
+        }
+        lineblk_at(k, k->base + 64, end);
+        p = k->base;
+    }
+}
+
+/* the bits set in x (without a call to libgcc where the build has no popcnt instruction) */
+static inline int pop64(uint64_t x) {
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
+/* pop64(x) where x has at most one bit set (a line's '(' or ')', mostly), without the sum */
+static inline int pop_few(uint64_t x) {
+    return (x & (x - 1)) ? pop64(x) : x != 0;
+}
+
+/* '(' ')' and '"' or '#' in the n bytes from p (n <= 64; bits from n on: 0); bytes up to
+ * end may be read */
+static inline void graph_masks(const unsigned char *p, const unsigned char *end, int n, uint64_t *op,
+                               uint64_t *cl, uint64_t *qh) {
+    const __m128i one = _mm_set1_epi8(1), o = _mm_set1_epi8('('), c = _mm_set1_epi8(')'),
+                  h = _mm_set1_epi8(0x23);  /* '"' 0x22 and '#' 0x23 after |1 */
+    uint64_t a = 0, b = 0, d = 0;
+    for (int k = 0; k < n; k += 16) {
+        __m128i v;
+        if (end - p - k >= 16) {
+            v = _mm_loadu_si128((const __m128i *)(p + k));
+        } else {
+            unsigned char tmp[16] = {0};
+            memcpy(tmp, p + k, (size_t)(end - p - k));
+            v = _mm_loadu_si128((const __m128i *)tmp);
+        }
+        a |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, o)) << k;
+        b |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, c)) << k;
+        d |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(v, one), h)) << k;
+    }
+    uint64_t in = n == 64 ? ~0ULL : (1ULL << n) - 1;
+    *op = a & in;
+    *cl = b & in;
+    *qh = d & in;
+}
+#endif
+
 /* The lines of [*pp, end) as the reference's line loop reads them (same state, units and
  * status); *pp is left at the first line not read. */
 static int scan_lines(int64_t *st, const unsigned char *buf, const unsigned char **pp, const unsigned char *end,
                       int64_t offset, int final, int graphs, obuf *o, int vector) {
     const unsigned char *p = *pp;
-    const unsigned char *na = find_nonascii(p, end, vector);  /* the next byte that is not ASCII */
+    const unsigned char *na = NULL;  /* (vector false) the next byte that is not ASCII */
     const unsigned char *idp = NULL;  /* the next "::id", looked for when a line needs it */
+#if CUT_SSE2
+    lineblk lb = {p, 0, 0};
+    if (vector && p < end) lineblk_at(&lb, p, end);
+#endif
     int status = 0;
     while (p < end && status == 0) {
-        const unsigned char *ls = p, *le = memchr(p, '\n', (size_t)(end - p));
+        const unsigned char *ls = p, *le;
+        int ascii;
+#if CUT_SSE2
+        if (vector) {
+            le = line_end(&lb, p, end, &ascii);
+        } else
+#endif
+        {
+            le = memchr(p, '\n', (size_t)(end - p));
+            if (!na || na < ls) na = find_nonascii(ls, end, 0);
+            ascii = na >= (le ? le : end);
+        }
         const unsigned char *next = le ? le + 1 : end;
         if (!le) {
             if (!final) break;  /* an unfinished line: the caller gives whole lines */
             le = end;
         }
         int64_t at = offset + (ls - buf);
-        if (na < ls) na = find_nonascii(ls, end, vector);
-        int ascii = na >= le;
         int hasid = -1;  /* has_id(ls, le), when needed */
 #define HASID() (hasid >= 0 ? hasid : (hasid = line_has_id(&idp, ls, le, end, vector)))
-        if (!ascii && !utf8_valid(na, le)) { status = 1; break; }
+        if (!ascii && !utf8_valid(ls, le)) { status = 1; break; }
         /* blank? first character after spaces and tabs? */
         const unsigned char *q0 = skip_indent(ls, le);
         int blank, have_first = q0 < le;
@@ -655,7 +777,7 @@ static int scan_lines(int64_t *st, const unsigned char *buf, const unsigned char
             if (!st[S_NOCUT]) {
                 const unsigned char *q = q0;
                 if (comment) {
-                    int id = HASID() ? id_clean_fast(q, le, vector) : 0;
+                    int id = HASID() ? id_clean_fast(q, le, end, vector) : 0;
                     if (st[S_DEPTH] > 0) {
                         st[S_NOCUT] = 1;
                         if (id) st[S_BAD] = 1;
@@ -670,6 +792,14 @@ static int scan_lines(int64_t *st, const unsigned char *buf, const unsigned char
                 } else if (first == '(' || st[S_DEPTH] > 0) {
                     int64_t depth = st[S_DEPTH];
                     int idseen = 0;  /* an ::id among the graph text of the line */
+#if CUT_SSE2
+                    /* a line of at most 64 bytes from its first character: its '(' ')'
+                     * '"' '#' as bits, found once */
+                    const unsigned char *base = q;
+                    uint64_t op = 0, cl = 0, qh = 0;
+                    int fit = vector && le - q <= 64 && !HASID();
+                    if (fit) graph_masks(q, end, (int)(le - q), &op, &cl, &qh);
+#endif
                     while (q < le && !st[S_NOCUT]) {
                         if (depth == 0 && st[S_DONE]) {  /* the next graph: cut */
                             int64_t cut = st[S_PEND] >= 0 ? st[S_PEND] : offset + (q - buf);
@@ -706,7 +836,23 @@ static int scan_lines(int64_t *st, const unsigned char *buf, const unsigned char
                             }
                         } else {  /* no ::id on the line: '"', '#', '(' and ')' only */
                             for (;;) {
-                                q = next_special(q, le, end, vector);
+#if CUT_SSE2
+                                if (fit) {  /* the rest of the line is in the masks */
+                                    if (q >= le) break;
+                                    uint64_t rest = ~0ULL << (q - base);
+                                    int closes = pop_few(cl & rest);
+                                    if (!(qh & rest) && depth > closes) {
+                                        /* no string, no comment, and too few ')' to close
+                                         * the graph: each '(' and ')' changes the depth */
+                                        depth += pop_few(op & rest) - closes;
+                                        q = le;
+                                        break;
+                                    }
+                                    uint64_t m = (op | cl | qh) & rest;
+                                    q = m ? base + __builtin_ctzll(m) : le;
+                                } else
+#endif
+                                    q = next_special(q, le, end, vector);
                                 if (q >= le) break;
                                 unsigned char c = *q;
                                 if (c == '(') {
@@ -741,7 +887,7 @@ static int scan_lines(int64_t *st, const unsigned char *buf, const unsigned char
                         }
                         if (q >= le) break;
                         if (*q == '#') {  /* a comment: the next graph's metadata, or trailing */
-                            int id = HASID() ? id_clean_fast(q, le, vector) : 0;
+                            int id = HASID() ? id_clean_fast(q, le, end, vector) : 0;
                             st[S_PEND] = offset + (q - buf); st[S_PENDLINE] = st[S_LINE];
                             if (id) st[S_PENDID] = 1;
                             if (id < 0) st[S_PENDBAD] = 1;
