@@ -559,7 +559,7 @@ static int utf8_valid(const unsigned char *p, const unsigned char *end) {
 }
 
 /* spaces and tabs from q on */
-static const unsigned char *skip_indent(const unsigned char *q, const unsigned char *le) {
+static inline const unsigned char *skip_indent(const unsigned char *q, const unsigned char *le) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     while (le - q >= 8) {
         uint64_t w;
@@ -685,13 +685,14 @@ static inline void graph_masks(const unsigned char *p, const unsigned char *end,
     const __m128i one = _mm_set1_epi8(1), o = _mm_set1_epi8('('), c = _mm_set1_epi8(')'),
                   h = _mm_set1_epi8(0x23);  /* '"' 0x22 and '#' 0x23 after |1 */
     uint64_t a = 0, b = 0, d = 0;
-    for (int k = 0; k < n; k += 16) {
+    int upto = n <= 32 ? 32 : 64;  /* (a count of loads the branch predictor can guess) */
+    for (int k = 0; k < upto; k += 16) {
         __m128i v;
         if (end - p - k >= 16) {
             v = _mm_loadu_si128((const __m128i *)(p + k));
         } else {
             unsigned char tmp[16] = {0};
-            memcpy(tmp, p + k, (size_t)(end - p - k));
+            if (end - p > k) memcpy(tmp, p + k, (size_t)(end - p - k));
             v = _mm_loadu_si128((const __m128i *)tmp);
         }
         a |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, o)) << k;
