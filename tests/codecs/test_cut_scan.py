@@ -181,3 +181,17 @@ def test_vector_argument_is_optional_and_state_checked():
     assert _cut.scan(b"(a / b)\n", 0, None, True, True)[0] == _cut.scan_reference(b"(a / b)\n", 0, None, True, True)[0]
     with pytest.raises(ValueError):
         _cut.scan(b"(a / b)\n", 0, (1, 2), True, True)
+
+
+@pytest.mark.parametrize("indent", [0, 3, 8, 17])
+def test_line_lengths_around_the_block_sizes(indent):
+    """Graph, comment and blank lines of every length from 0 to 140 bytes (the 8-, 16-, 32-
+    and 64-byte steps and their ends), at the end of a piece too (the bytes after the last
+    one are not the scanner's to read: with PYTHONMALLOC=malloc, AddressSanitizer sees it)."""
+    pad = b" " * indent
+    for n in range(141):
+        for line in (pad + b"(" * (n > 0) + b"x" * max(n - 2, 0) + b")" * (n > 1),
+                     pad + b":ARG0 (" + b"y" * n, pad + b"# ::snt " + b"z" * n, pad + b"# " + b"w" * n + b" ::id q",
+                     pad + b" " * n, pad + b"\"" + b"s" * n, pad + b"(a / \xc3\xa9" + b"e" * n + b")"):
+            for data in (b"(a / b\n" + line, b"(a / b\n" + line + b"\n", line, b"# ::id k\n" + line + b"\n\n(c / d)"):
+                _same([data], repr(line))
