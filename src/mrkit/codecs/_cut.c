@@ -12,6 +12,9 @@
  * Python's strict decoder sees it); 2 (only with `graphs`) a block was cut into graphs
  * where the text of a graph's id would not be the same as in the whole block (see below).
  * On a status other than 0 the caller stops and reads the file the general way.
+ * scan(..., graphs, vector=True) is the fast path (SSE2 where the build has it; `vector`
+ * false: its portable byte loops); scan_reference(buf, offset, state, final, graphs) is
+ * the scanner as first written, kept as the reference the tests compare it with (==).
  *
  * A unit is what penman.py's blocks are with content_only (iter_block_lists): a run of
  * lines that are not blank (a line ends at '\n'; it is blank when every character is
@@ -419,18 +422,21 @@ fail:
  * split of the file into pieces), faster.  scan_reference() reads every line twice byte by
  * byte (UTF-8 validity, blankness and first character; then, with `graphs`, a table
  * lookup per byte for the characters the cutting looks at).  scan() instead:
- *   - finds where the next byte that is not ASCII and the next "::id" of the piece are
- *     (one pass each over the piece, 64 or 16 bytes at a time): a line before them is
- *     ASCII (nothing to validate) and holds no "::id" (no id to look at: ':' is then not
- *     a character the graph text is searched for; comment lines skip id_clean());
- *   - validates UTF-8 only from a line's first byte that is not ASCII;
- *   - skips indentation 8 bytes at a time, and the graph text between '"', '#', '(' and
- *     ')' 16 bytes at a time (SSE2; the plain byte loop without it, or with `vector`
- *     false, which tests use to check the loop the builds without SSE2 run);
- *   - a line holding "::id" in its graph text is read as scan_reference() reads it (a
- *     colon at a time, strings' escapes included), and so are a line's heading whitespace
- *     and the whitespace after a graph where they are not ASCII;
- *   - without `graphs`, a piece that is all ASCII takes the tight loop of the reference.
+ *   - finds each line's end and whether the line is all ASCII from bit masks of 64 bytes
+ *     ('\n' and the bytes' top bits, SSE2), and validates UTF-8 only on lines that are not;
+ *   - looks for "::id" only where a line's handling needs to know, 16 positions at a time,
+ *     the next one of the piece kept: a comment line without one skips id_clean(), and the
+ *     graph text of a line without one is searched for '"', '#', '(' and ')' but not ':';
+ *   - reads a graph line of at most 64 bytes (from its first character) from one set of
+ *     masks of those four: where the rest of the line holds no '"' or '#' and fewer ')'
+ *     than the depth, the depth moves by the counts of '(' and ')' at once; longer lines
+ *     are searched 16 bytes at a time;
+ *   - reads a line holding "::id" in its graph text as scan_reference() does (a colon at a
+ *     time, strings' escapes included), and so the whitespace that is not ASCII at a
+ *     line's head or after a graph (code points, as is_space() sees them);
+ *   - with `vector` false (what builds without SSE2 run, and tests check): memchr and byte
+ *     loops (8 bytes at a time where they can) instead of the masks;
+ *   - without `graphs`, a piece that is all ASCII takes the reference's tight loop.
  * ------------------------------------------------------------------------------------- */
 
 #if defined(__SSE2__)
