@@ -1,6 +1,7 @@
 """Reading PENMAN: the compiled reader against mrkit's Python reader and the penman library.
 
     python benchmarks/bench_penman_read.py [--repeat 5] [--no-smatch]
+    python benchmarks/bench_penman_read.py --cut [--repeat 25]
 
 For each file: `read_penman` with the Python reader (MRKIT_PURE_PENMAN=1), with the
 compiled reader (src/mrkit/codecs/_penman.c; build it with `python setup.py build_ext
@@ -8,6 +9,13 @@ compiled reader (src/mrkit/codecs/_penman.c; build it with `python setup.py buil
 `mrkit smatch` on BAMBOO SICK as a whole command (start-up included, best of --repeat,
 wall time and peak RSS from /usr/bin/time when present), with either reader. Data come from
 ../shared/data beside the project. Reports, asserts nothing.
+
+With --cut: the compiled scanner that finds where each graph begins and ends
+(src/mrkit/codecs/_cut.c), `scan` against `scan_reference` (the scanner as first written),
+each file's bytes whole in one call, in this process, on one thread, with `graphs` (what
+`mrkit smatch` runs) and without (the coded `score` path); the two interleaved, fastest of
+--repeat each, MB/s and the ratio; outputs compared with ==. The Little Prince x16 gold file
+(12.4 MB) is written to a temporary folder as bench_smatch.py writes it.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # harness.py beside this file
@@ -75,14 +84,57 @@ def smatch_time(pure: bool, repeat: int) -> tuple[float, str]:
     return min(r.walls), rss  # best of --repeat, as the read timings
 
 
+CUT_FILES = {
+    "BAMBOO SICK src": "bamboo/sick/main_src.test.amr",
+    "BAMBOO STS src": "bamboo/sts/main_src.test.amr",
+    "Bio test": "bio/amr-release-test-bio.txt",
+    "Little Prince v1.6": "little-prince/amr-bank-struct-v1.6.txt",
+}
+
+
+def cut_times(repeat: int) -> None:
+    import bench_smatch
+
+    from mrkit.codecs import _cut
+
+    with tempfile.TemporaryDirectory() as tmp:
+        lp = DATA / CUT_FILES["Little Prince v1.6"]
+        x16, _ = bench_smatch.repeated(lp, lp, 16, tmp)
+        files = {name: DATA / rel for name, rel in CUT_FILES.items()}
+        files["Little Prince v1.6 x16"] = Path(x16)
+        print(f"_cut.scan on whole files, one call, one thread; fastest of {repeat} interleaved runs")
+        print("| file | MB | ASCII | graphs | scan_reference | scan | speed-up |")
+        print("|---|---:|:---:|:---:|---:|---:|---:|")
+        for name, path in files.items():
+            raw = path.read_bytes()
+            mb = len(raw) / 1e6
+            for graphs in (True, False):
+                assert _cut.scan(raw, 0, None, True, graphs) == _cut.scan_reference(raw, 0, None, True, graphs), name
+                best = {"ref": float("inf"), "new": float("inf")}
+                for _ in range(repeat):  # interleaved: both see the same load
+                    for key, fn in (("ref", _cut.scan_reference), ("new", _cut.scan)):
+                        t0 = time.perf_counter()
+                        fn(raw, 0, None, True, graphs)
+                        best[key] = min(best[key], time.perf_counter() - t0)
+                ref, new = best["ref"], best["new"]
+                print(f"| {name} | {mb:.2f} | {'yes' if raw.isascii() else 'no'} | {'yes' if graphs else 'no'} "
+                      f"| {ref * 1e3:.2f} ms, {mb / ref:,.0f} MB/s | {new * 1e3:.2f} ms, {mb / new:,.0f} MB/s "
+                      f"| {ref / new:.2f}x |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--repeat", type=int, default=None, help="runs per timing (default 5; with --cut 25)")
     ap.add_argument("--no-smatch", action="store_true", help="skip the whole-command timing")
+    ap.add_argument("--cut", action="store_true", help="only the graph scanner, scan against scan_reference")
     args = ap.parse_args()
     if not DATA.exists():
         raise SystemExit(f"shared data not found: {DATA}")
     harness.use_checkout()
+    if args.cut:
+        cut_times(args.repeat or 25)
+        return
+    args.repeat = args.repeat or 5
     from mrkit.codecs import penman as codec
 
     if codec._compiled is None:
