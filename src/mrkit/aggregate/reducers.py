@@ -77,11 +77,29 @@ def _prf_columns(columns) -> OnUse:
     each statistic computed when it is first read (:class:`OnUse`)."""
     # int64 columns stay ints: int / int of values below 2**53 is the division of their
     # exact doubles, as the scalar's float / float
-    m, g, s = (c if getattr(c, "typecode", None) == "q" else list(map(float, c)) for c in columns)
+    from .compiled import int_flags, prf_column
+
+    ints = int_flags(columns)
+    plain: list = []
+
+    def python() -> list:
+        if not plain:
+            plain.extend(c if ints >> k & 1 else list(map(float, c)) for k, c in enumerate(columns))
+        return plain
+
+    def made(name: str, rows):
+        def column():
+            # typed columns: the compiled twin (float64, the same bits; None: the Python)
+            fast = prf_column(name, columns, ints)
+            return fast if fast is not None else rows(*python())
+        return column
+
     return OnUse({
-        "precision": lambda: [mi / si if si > 0 else (1.0 if gi == 0 else 0.0) for mi, gi, si in zip(m, g, s)],
-        "recall": lambda: [mi / gi if gi > 0 else (1.0 if si == 0 else 0.0) for mi, gi, si in zip(m, g, s)],
-        "f1": lambda: [2 * mi / (gi + si) if gi + si > 0 else 1.0 for mi, gi, si in zip(m, g, s)],
+        "precision": made("precision", lambda m, g, s: [mi / si if si > 0 else (1.0 if gi == 0 else 0.0)
+                                                        for mi, gi, si in zip(m, g, s)]),
+        "recall": made("recall", lambda m, g, s: [mi / gi if gi > 0 else (1.0 if si == 0 else 0.0)
+                                                  for mi, gi, si in zip(m, g, s)]),
+        "f1": made("f1", lambda m, g, s: [2 * mi / (gi + si) if gi + si > 0 else 1.0 for mi, gi, si in zip(m, g, s)]),
     })
 
 
@@ -103,7 +121,13 @@ def _mean_scalar(sums) -> dict[str, float]:
 
 
 def _mean_columns(columns) -> dict[str, list[float]]:
-    """:func:`_mean_scalar` of every row of the columns (score, weight) at once."""
+    """:func:`_mean_scalar` of every row of the columns (score, weight) at once (typed
+    columns: by the compiled twin, float64, the same bits)."""
+    from .compiled import ratio_column
+
+    fast = ratio_column(columns)
+    if fast is not None:
+        return {"f1": fast}
     return {"f1": [float(x) / float(w) if w > 0 else float("nan") for x, w in zip(*columns)]}
 
 
