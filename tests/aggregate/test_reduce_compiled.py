@@ -19,7 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import run_mrkit, shared_path
-from mrkit.aggregate import compiled, corpus, reducers
+from mrkit.aggregate import corpus, reducers
+from mrkit.aggregate import reducers as compiled  # the loader and the compiled twins
 from mrkit.metrics.result import MetricScores
 
 _reduce = pytest.importorskip("mrkit.aggregate._reduce")
@@ -30,22 +31,22 @@ LIMIT = 2 ** 53
 @contextmanager
 def pure():
     """The Python reference path (as MRKIT_PURE_REDUCE gives it)."""
-    saved = list(compiled._MODULE)
-    compiled._MODULE[:] = [None]
+    saved = list(compiled._COMPILED)
+    compiled._COMPILED[:] = [None]
     try:
         yield
     finally:
-        compiled._MODULE[:] = saved
+        compiled._COMPILED[:] = saved
 
 
 @contextmanager
 def fast():
-    saved = list(compiled._MODULE)
-    compiled._MODULE[:] = [_reduce]
+    saved = list(compiled._COMPILED)
+    compiled._COMPILED[:] = [_reduce]
     try:
         yield
     finally:
-        compiled._MODULE[:] = saved
+        compiled._COMPILED[:] = saved
 
 
 def same(a: float, b: float) -> bool:
@@ -312,9 +313,9 @@ def test_commands_print_the_same_bytes_without_the_extension(pair, command):
 
 
 def test_the_environment_switch_selects_the_python(monkeypatch):
-    monkeypatch.setattr(compiled, "_MODULE", [])
+    monkeypatch.setattr(compiled, "_COMPILED", [])
     monkeypatch.setenv("MRKIT_PURE_REDUCE", "1")
-    assert compiled.module() is None and compiled.mean(array("d", [1.0])) is None
-    monkeypatch.setattr(compiled, "_MODULE", [])
+    assert compiled.reduce_module() is None and compiled.mean(array("d", [1.0])) is None
+    monkeypatch.setattr(compiled, "_COMPILED", [])
     monkeypatch.delenv("MRKIT_PURE_REDUCE")
-    assert compiled.module() is _reduce and compiled.mean(array("d", [1.0, 2.0])) == 1.5
+    assert compiled.reduce_module() is _reduce and compiled.mean(array("d", [1.0, 2.0])) == 1.5

@@ -53,7 +53,7 @@ class MetricScores(CorpusResult):
         corpus)."""
         values = self._per_pair_values()["f1"]
         if len(values):
-            from ..aggregate.compiled import builtin_mean
+            from ..aggregate.reducers import builtin_mean
 
             fast = builtin_mean(values)  # a float64 buffer: compiled, the same bits
             if fast is not None:
