@@ -8,7 +8,8 @@
 * ``--commands``: the whole commands ``mrkit score -m sema`` on SICK and ``mrkit smatch
   -j 1`` / ``-j 2`` on LP x16, this checkout with and without the extension and, with
   ``--main PATH``, another checkout's ``src`` (the lead's), interleaved round by round
-  (``--rounds``); minimum, 10th percentile and median of each.
+  (``--rounds``); minimum, 10th percentile and median of each; ``--instructions`` counts
+  the instructions of one run of each instead (valgrind: independent of the load).
 
 LP x16 is built by :mod:`bench_smatch` (``workload_paths('lp-1562', tmp)`` repeated 16
 times) in ``--tmp``.
@@ -83,7 +84,7 @@ def in_process(tmp: str, repeat: int) -> None:
                    "compiled median ms", "speed-up (medians)", "same bits"], rows, markdown=True)
 
 
-def commands(tmp: str, rounds: int, main: str | None) -> None:
+def commands(tmp: str, rounds: int, main: str | None, count: bool = False) -> None:
     sick = harness.data(*SICK)
     g, s = lp16(tmp)
     workloads = {
@@ -97,6 +98,13 @@ def commands(tmp: str, rounds: int, main: str | None) -> None:
         env.pop("MRKIT_PURE_REDUCE", None)
         env["PYTHONPATH"] = main
         variants["main"] = env
+    if count:
+        from bench_startup import instructions
+
+        rows = [[w, v, f"{instructions(harness.mrkit(*args), env):.1f}"]
+                for w, args in workloads.items() for v, env in variants.items()]
+        harness.table(["command", "mrkit", "M instructions"], rows, markdown=True)
+        return
     walls = {(w, v): [] for w in workloads for v in variants}
     outputs: dict = {}
     for _ in range(rounds):
@@ -122,9 +130,10 @@ def main() -> None:
     ap.add_argument("--commands", action="store_true", help="time the whole commands instead")
     ap.add_argument("--rounds", type=int, default=30)
     ap.add_argument("--main", help="another checkout's src to compare with (PYTHONPATH)")
+    ap.add_argument("--instructions", action="store_true", help="with --commands: instructions of one run each")
     args = ap.parse_args()
     if args.commands:
-        commands(args.tmp, args.rounds, args.main)
+        commands(args.tmp, args.rounds, args.main, args.instructions)
     else:
         in_process(args.tmp, args.repeat)
 
