@@ -1,7 +1,8 @@
 """Build the compiled kernels (plain C, no numpy headers): the alignment engine's inner
 loops, WWLK's batched distance matrices, WLK's
 Weisfeiler-Leman rounds and SemBLEU's n-gram counts of one pair of triples, the PENMAN reader, the CoNLL coreference reader, and
-the Smatch triples of the common case (PENMAN text straight to integer codes)."""
+the Smatch triples of the common case (PENMAN text straight to integer codes), and the per-pair
+precision/recall/F1 columns of a corpus result with their means (``mrkit.aggregate._reduce``)."""
 from setuptools import Extension, setup
 
 setup(
@@ -31,6 +32,12 @@ setup(
             "mrkit.features._triples",
             sources=["src/mrkit/features/_triples.c"],
             extra_compile_args=["-O3", "-std=c99"],
+        ),
+        Extension(
+            "mrkit.aggregate._reduce",
+            sources=["src/mrkit/aggregate/_reduce.c"],
+            # no fused multiply-add anywhere: the bits of Python's and numpy's separate operations
+            extra_compile_args=["-O3", "-std=c99", "-ffp-contract=off"],
         ),
         Extension(
             "mrkit.metrics.amr._distances",

@@ -106,7 +106,7 @@ def test_known_values_stand_for_the_reducers_own():
     got = t.values_of(prf_reduce.scalar)
     assert list(got) == ["precision", "recall", "f1"]
     assert list(got["f1"]) == [7.0, 8.0]
-    assert got["precision"] == [1 / 3, 1.0] and got["recall"] == [0.5, 1.0]
+    assert list(got["precision"]) == [1 / 3, 1.0] and list(got["recall"]) == [0.5, 1.0]
 
 
 def test_a_chunk_of_the_wrong_width_is_refused():

@@ -248,6 +248,7 @@ SEMA_JSON_MODULES = {
     "mrkit.metrics.amr", "mrkit.metrics.amr.sema", "mrkit.metrics.amr._sema", "mrkit.metrics.amr.kernels",
     "mrkit.metrics.result", "mrkit.aggregate", "mrkit.aggregate._lazy", "mrkit.aggregate.corpus",
     "mrkit.aggregate.columns", "mrkit.aggregate.reducers",  # the result
+    "mrkit.aggregate._reduce",  # its per-pair F1 column and macro mean (compiled)
     "mrkit.model.record",  # the result's base class (not a dataclass: dataclasses imports re)
     "mrkit.report.result", "mrkit.report.json_text",  # the JSON report
 }

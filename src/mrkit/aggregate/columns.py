@@ -117,7 +117,11 @@ def chunk_values(reduce: Reducer, columns: Sequence[array], names: Sequence[str]
     them (``reduce.scalar.columns``: the same operations, the same bits), as float64 arrays
     for :meth:`ColumnCollector.add_columns`."""
     per = reduce.scalar.columns(columns)
-    return {name: array("d", per[name]) for name in names}
+    out = {}
+    for name in names:  # the compiled columns are float64 arrays already (made for this call: not copied)
+        v = per[name]
+        out[name] = v if isinstance(v, array) and v.typecode == "d" else array("d", v)
+    return out
 
 
 class ColumnCollector:

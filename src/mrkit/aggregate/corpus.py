@@ -235,6 +235,11 @@ class CorpusResult(Record):
         if not len(values):
             return float("nan")
         if isinstance(values, typed_array):  # ColumnCollector's float64 values: summed fastest as a list
+            from .reducers import mean
+
+            fast = mean(values)  # compiled, the same bits (None: not float64, not built, MRKIT_PURE_REDUCE)
+            if fast is not None:
+                return fast
             values = values.tolist()
         if isinstance(values, list):
             return pairwise_sum(values) / len(values)

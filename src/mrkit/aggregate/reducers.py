@@ -9,7 +9,93 @@ them): every scoring run reduces, few resample (start-up, issue 14).
 
 from __future__ import annotations
 
+from array import array
+
 from ._lazy import np  # numpy on first use: a small corpus's summary needs none
+
+# ------------------------------------------------------------------ compiled twins
+# The column twins and the macro means in C (mrkit.aggregate._reduce), loaded when a result
+# is first computed: the per-pair precision, recall and F1 of typed columns (prf_column),
+# the per-pair means of (score, weight) columns (ratio_column), numpy's pairwise mean of a
+# float64 array (mean) and the builtin sum of one (builtin_mean), each to the bit of its
+# Python reference here and in mrkit.aggregate.corpus (tested).  Each gives None where the
+# Python reference is to be taken: the extension is not built, MRKIT_PURE_REDUCE is set,
+# the values are not a buffer of int64 or float64, or an int is beyond 2**53 (the Python
+# divides such ints exactly, see the C file).  Here, not in a module of their own: one
+# import less for every scoring command.
+_COMPILED: list = []
+
+
+def reduce_module():
+    """:mod:`mrkit.aggregate._reduce`, or None when it is not built or ``MRKIT_PURE_REDUCE``
+    is set (looked up once per process)."""
+    if not _COMPILED:
+        import os
+
+        mod = None
+        if not os.environ.get("MRKIT_PURE_REDUCE"):
+            try:
+                from . import _reduce as mod
+            except ImportError:
+                mod = None
+        _COMPILED.append(mod)
+    return _COMPILED[0]
+
+
+def _doubles(raw: bytes) -> array:
+    out = array("d")
+    out.frombytes(raw)
+    return out
+
+
+def int_flags(columns) -> int:
+    """Bit k set: column k holds Python ints (an ``array('q')``, which the reference divides
+    int by int); the other columns are floats to it."""
+    flags = 0
+    for k, c in enumerate(columns):
+        if getattr(c, "typecode", None) == "q":
+            flags |= 1 << k
+    return flags
+
+
+PRF = {"precision": 0, "recall": 1, "f1": 2}
+
+
+def prf_column(name: str, columns, ints: int) -> array | None:
+    """The per-pair ``name`` (precision, recall or f1) of the columns (matched, gold,
+    system) as :func:`mrkit.aggregate.reducers._prf_columns` computes it, as float64."""
+    mod = reduce_module()
+    if mod is None or len(columns) != 3:
+        return None
+    raw = mod.prf_column(PRF[name], *columns, ints)
+    return None if raw is None else _doubles(raw)
+
+
+def ratio_column(columns) -> array | None:
+    """``float(x) / float(w) if w > 0 else nan`` of every row of the columns (x, w)
+    (:func:`mrkit.aggregate.reducers._mean_columns`), as float64."""
+    mod = reduce_module()
+    if mod is None or len(columns) != 2:
+        return None
+    raw = mod.ratio_column(*columns)
+    return None if raw is None else _doubles(raw)
+
+
+def mean(values) -> float | None:
+    """``pairwise_sum(values) / len(values)`` (numpy's mean) of a float64 array."""
+    mod = reduce_module()
+    return None if mod is None else mod.mean(values)
+
+
+def builtin_mean(values) -> float | None:
+    """``sum(list(values)) / len(values)`` of a non-empty float64 buffer, with this
+    interpreter's builtin ``sum``."""
+    mod = reduce_module()
+    if mod is None:
+        return None
+    total = mod.builtin_sum(values)
+    return None if total is None else total / len(values)
+
 
 def prf_reduce(sums: np.ndarray) -> dict[str, np.ndarray]:
     """Columns (matched, gold, system) -> precision, recall, F1, with the convention of
@@ -77,11 +163,27 @@ def _prf_columns(columns) -> OnUse:
     each statistic computed when it is first read (:class:`OnUse`)."""
     # int64 columns stay ints: int / int of values below 2**53 is the division of their
     # exact doubles, as the scalar's float / float
-    m, g, s = (c if getattr(c, "typecode", None) == "q" else list(map(float, c)) for c in columns)
+    ints = int_flags(columns)
+    plain: list = []
+
+    def python() -> list:
+        if not plain:
+            plain.extend(c if ints >> k & 1 else list(map(float, c)) for k, c in enumerate(columns))
+        return plain
+
+    def made(name: str, rows):
+        def column():
+            # typed columns: the compiled twin (float64, the same bits; None: the Python)
+            fast = prf_column(name, columns, ints)
+            return fast if fast is not None else rows(*python())
+        return column
+
     return OnUse({
-        "precision": lambda: [mi / si if si > 0 else (1.0 if gi == 0 else 0.0) for mi, gi, si in zip(m, g, s)],
-        "recall": lambda: [mi / gi if gi > 0 else (1.0 if si == 0 else 0.0) for mi, gi, si in zip(m, g, s)],
-        "f1": lambda: [2 * mi / (gi + si) if gi + si > 0 else 1.0 for mi, gi, si in zip(m, g, s)],
+        "precision": made("precision", lambda m, g, s: [mi / si if si > 0 else (1.0 if gi == 0 else 0.0)
+                                                        for mi, gi, si in zip(m, g, s)]),
+        "recall": made("recall", lambda m, g, s: [mi / gi if gi > 0 else (1.0 if si == 0 else 0.0)
+                                                  for mi, gi, si in zip(m, g, s)]),
+        "f1": made("f1", lambda m, g, s: [2 * mi / (gi + si) if gi + si > 0 else 1.0 for mi, gi, si in zip(m, g, s)]),
     })
 
 
@@ -103,7 +205,11 @@ def _mean_scalar(sums) -> dict[str, float]:
 
 
 def _mean_columns(columns) -> dict[str, list[float]]:
-    """:func:`_mean_scalar` of every row of the columns (score, weight) at once."""
+    """:func:`_mean_scalar` of every row of the columns (score, weight) at once (typed
+    columns: by the compiled twin, float64, the same bits)."""
+    fast = ratio_column(columns)
+    if fast is not None:
+        return {"f1": fast}
     return {"f1": [float(x) / float(w) if w > 0 else float("nan") for x, w in zip(*columns)]}
 
 

@@ -349,7 +349,7 @@ def _bleu_columns(weights: tuple[float, ...]):
 
         out = array("d")
         out.frombytes(fn(cols, weights))
-        return {"f1": out.tolist()}
+        return {"f1": out}
 
     return columns
 
