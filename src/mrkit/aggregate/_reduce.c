@@ -286,14 +286,15 @@ static int take_doubles(PyObject *obj, column *c) {
     return ok;
 }
 
-static PyObject *k_mean(PyObject *self, PyObject *obj) {
+/* fn of a float64 buffer's values, the GIL let go; None when obj is not such a buffer */
+static PyObject *of_doubles(PyObject *obj, double (*fn)(const double *, Py_ssize_t)) {
     column c;
     int ok = take_doubles(obj, &c);
     PyObject *res = NULL;
     if (ok > 0) {
         double v;
         Py_BEGIN_ALLOW_THREADS
-        v = mean_of((const double *)c.view.buf, c.n);
+        v = fn((const double *)c.view.buf, c.n);
         Py_END_ALLOW_THREADS
         res = PyFloat_FromDouble(v);
     } else if (ok == 0) {
@@ -301,6 +302,11 @@ static PyObject *k_mean(PyObject *self, PyObject *obj) {
     }
     drop(&c);
     return res;
+}
+
+static PyObject *k_mean(PyObject *self, PyObject *obj) {
+    (void)self;
+    return of_doubles(obj, mean_of);
 }
 
 static double builtin_sum(const double *a, Py_ssize_t n) {
@@ -327,20 +333,8 @@ static double builtin_sum(const double *a, Py_ssize_t n) {
 }
 
 static PyObject *k_builtin_sum(PyObject *self, PyObject *obj) {
-    column c;
-    int ok = take_doubles(obj, &c);
-    PyObject *res = NULL;
-    if (ok > 0) {
-        double v;
-        Py_BEGIN_ALLOW_THREADS
-        v = builtin_sum((const double *)c.view.buf, c.n);
-        Py_END_ALLOW_THREADS
-        res = PyFloat_FromDouble(v);
-    } else if (ok == 0) {
-        res = Py_NewRef(Py_None);
-    }
-    drop(&c);
-    return res;
+    (void)self;
+    return of_doubles(obj, builtin_sum);
 }
 
 static PyMethodDef methods[] = {
