@@ -29,8 +29,6 @@
  *       addition after another from 0 before Python 3.12, Neumaier's compensated sum from
  *       3.12 on (the C loop of CPython's builtin_sum_impl, after its int start 0 + the first
  *       value).  0.0 for none (the builtin gives the int 0: callers handle no values).
- *   prf_f1_mean(m, g, s, ints) -> float, or None
- *       mean(prf_column(2, m, g, s, ints)) without making the column.
  *
  * Built with -ffp-contract=off: no multiply and add fused into one rounding anywhere, so the
  * bits are those of the separate operations of Python and numpy on every platform.
@@ -216,36 +214,6 @@ done:
     return res;
 }
 
-static PyObject *k_prf_f1_mean(PyObject *self, PyObject *args) {
-    PyObject *mo, *go, *so;
-    long ints;
-    if (!PyArg_ParseTuple(args, "OOOl", &mo, &go, &so, &ints)) return NULL;
-    column c[3];
-    PyObject *res = NULL;
-    int ok = take_prf(mo, go, so, ints, c);
-    if (ok < 0) goto done;
-    if (ok == 0) {
-        res = Py_NewRef(Py_None);
-        goto done;
-    }
-    Py_ssize_t n = c[0].n;
-    double *tmp = PyMem_RawMalloc((size_t)(n > 0 ? n : 1) * sizeof(double));
-    if (!tmp) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    double mean;
-    Py_BEGIN_ALLOW_THREADS
-    prf_rows(2, &c[0], &c[1], &c[2], tmp);
-    mean = mean_of(tmp, n);
-    Py_END_ALLOW_THREADS
-    PyMem_RawFree(tmp);
-    res = PyFloat_FromDouble(mean);
-done:
-    for (int k = 0; k < 3; k++) drop(&c[k]);
-    return res;
-}
-
 static PyObject *k_ratio_column(PyObject *self, PyObject *args) {
     PyObject *xo, *wo;
     if (!PyArg_ParseTuple(args, "OO", &xo, &wo)) return NULL;
@@ -340,8 +308,6 @@ static PyObject *k_builtin_sum(PyObject *self, PyObject *obj) {
 static PyMethodDef methods[] = {
     {"prf_column", k_prf_column, METH_VARARGS,
      "prf_column(which, m, g, s, ints) -> bytes of double (0 precision, 1 recall, 2 F1 of every row), or None"},
-    {"prf_f1_mean", k_prf_f1_mean, METH_VARARGS,
-     "prf_f1_mean(m, g, s, ints) -> the pairwise mean of the F1 column, or None"},
     {"ratio_column", k_ratio_column, METH_VARARGS,
      "ratio_column(x, w) -> bytes of double: x / w where w > 0, else NaN; or None"},
     {"mean", k_mean, METH_O, "mean(values) -> numpy's mean of a float64 buffer (pairwise summation), or None"},
