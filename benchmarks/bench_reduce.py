@@ -14,8 +14,8 @@
 LP x16 is built by :mod:`bench_smatch` (``workload_paths('lp-1562', tmp)`` repeated 16
 times) in ``--tmp``.
 
-    python benchmarks/bench_reduce.py --tmp /tmp/reduce
-    python benchmarks/bench_reduce.py --tmp /tmp/reduce --commands --rounds 40 --main /work/main/src
+    python benchmarks/bench_reduce.py --tmp SCRATCH
+    python benchmarks/bench_reduce.py --tmp SCRATCH --commands --rounds 40 --main ../other-checkout/src
 """
 
 from __future__ import annotations

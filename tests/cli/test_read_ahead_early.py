@@ -10,10 +10,6 @@ from mrkit import cli
 from mrkit.pipeline import amr_metrics
 
 
-def test_the_coded_metrics_are_the_pipelines():
-    assert set(cli.CODED_METRICS) == set(amr_metrics.CODED)
-
-
 @pytest.fixture
 def started(monkeypatch):
     calls = []

@@ -285,11 +285,11 @@ def test_the_first_batch_coded_ahead_and_here_is_the_serial_one(tmp_path, ahead,
     if ahead_first is None:
         run = amr_metrics._Precoding.run
 
-        def late(self, firsts):
+        def late(self):
             deadline = time.monotonic() + 30
             while self.kernel is None and self.m and time.monotonic() < deadline:
                 time.sleep(0.0005)
-            return run(self, firsts)
+            return run(self)
 
         monkeypatch.setattr(amr_metrics._Precoding, "run", late)
     gold, system = _big(tmp_path, 60)

@@ -262,11 +262,6 @@ def main(argv: list[str] | None = None) -> int:
     return _parsed(argv)
 
 
-CODED_METRICS = ("sema", "sembleu", "wlk", "simple")
-"""The metrics of ``mrkit score`` with a coded path (``mrkit.pipeline.amr_metrics.CODED``;
-tests/cli/test_read_ahead_early.py checks they are the same)."""
-
-
 def _read_ahead_early(argv: list[str]) -> None:
     """``mrkit score -m METRIC GOLD SYSTEM`` with a coded metric: the files' first windows
     read, cut and partly coded on a second thread from here on, while the command line is
@@ -276,6 +271,8 @@ def _read_ahead_early(argv: list[str]) -> None:
     order), no ``-j``/``--workers``/``--executor``/``--scheduler``; the command's own
     reading takes it if it reads these files with the automatic executor, else drops it,
     so a guess that does not hold changes nothing but the work of a second core."""
+    if argv[0] != "score":
+        return
     metric, words = None, []
     i = 1
     while i < len(argv):
@@ -291,11 +288,12 @@ def _read_ahead_early(argv: list[str]) -> None:
         elif not word.startswith("-"):
             words.append(word)
         i += 1
-    if argv[0] != "score" or metric not in CODED_METRICS or len(words) != 2:
+    if len(words) != 2:
         return
-    from ..pipeline.amr_metrics import read_ahead
+    from ..pipeline.amr_metrics import CODED, read_ahead  # (every score command loads it)
 
-    read_ahead(*words)
+    if metric in CODED:
+        read_ahead(*words)
 
 
 def _quick(argv: list[str]) -> int:

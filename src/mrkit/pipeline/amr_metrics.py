@@ -404,14 +404,13 @@ def _unit_batches(gold: str, system: str, keep: frozenset[str], metric: str | No
         for c in cur:
             c[3] += n
         k += n // UNIT
+        ahead_parts = None
         if pre is not None:  # the first batch: partly coded ahead, the rest here
-            done = pre.finish(metric, options, keep, n // UNIT) if split else pre.finish("", {}, frozenset(), 0)
+            ahead_parts = pre.finish(metric, options, keep, n // UNIT) if split else pre.drop()
             pre = None
-            if done is not None:
-                for part, (coded, vals) in done:
-                    yield coded, len(part[0][2]) // UNIT, lambda i, r=part: (_unit_block(r[0], i), _unit_block(r[1], i)), vals
-                continue
-        if split and n // UNIT >= SPLIT_MIN:
+        if ahead_parts is not None:
+            parts, done = [p for p, _ in ahead_parts], [cv for _, cv in ahead_parts]
+        elif split and n // UNIT >= SPLIT_MIN:
             h = _halfway(runs) * UNIT
             parts = [[(r[0], r[1], r[2][:h]) for r in runs], [(r[0], r[1], r[2][h:]) for r in runs]]
             done = both(*[lambda r=part: _coded_values(metric, r, keep, options) for part in parts])
@@ -442,7 +441,7 @@ def _halfway(runs: list) -> int:
 
 
 _AHEAD: list = []
-"""The read-ahead started by :func:`read_ahead`: ``(gold, system, window, join)``."""
+"""The read-ahead started by :func:`read_ahead`: ``(gold, system, window, its _Precoding)``."""
 
 
 def read_ahead(gold: str, system: str) -> None:
@@ -491,7 +490,7 @@ def read_ahead(gold: str, system: str) -> None:
             pre.first(streams, firsts)
         finally:
             pre.cut.release()
-        pre.run(firsts)
+        pre.run()
         return pre.parts
 
     # not waiting for the thread to run: this one goes on importing, reading files (each
@@ -544,7 +543,7 @@ class _Precoding:
     def _part(self, a: int, b: int) -> list:
         return [(r[0], r[1], r[2][24 * a:24 * b]) for r in self.runs]
 
-    def run(self, firsts) -> None:
+    def run(self) -> None:
         """On the read-ahead thread: code parts from the front until they meet the parts
         coded from the back; count them once the metric's kernel is known."""
         from ..features.triples import pair_codes_units
@@ -552,18 +551,21 @@ class _Precoding:
         while True:
             with self.lock:
                 kernel = self.kernel
-                if self.next >= self.back:
-                    break
                 a = self.next
-                b = self.next = min(a + PRECODE_BATCH, self.back)
-            gold, system = self._part(a, b)
-            self.parts.append([a, b, pair_codes_units(gold, system, self.keep), None])
+                b = self.next = min(a + PRECODE_BATCH, self.back) if a < self.back else a
             if kernel is not None:
                 for part in self.parts:
                     _count_part(kernel, part)
-        if kernel is not None:
-            for part in self.parts:
-                _count_part(kernel, part)
+            if a == b:
+                return
+            gold, system = self._part(a, b)
+            self.parts.append([a, b, pair_codes_units(gold, system, self.keep), None])
+
+    def drop(self) -> None:
+        """Nothing more coded ahead (what was is not used): None, as :meth:`finish` then."""
+        with self.lock:
+            self.back = 0
+        return None
 
     def finish(self, metric: str, options: dict, keep: frozenset[str], m: int):
         """On this thread, at the first batch (``m`` pairs): the batch as parts
@@ -571,9 +573,7 @@ class _Precoding:
         coded ahead does not serve (other roles kept, another batch), and nothing more is
         coded ahead then."""
         if keep != self.keep or m != self.m or not m:
-            with self.lock:
-                self.back = 0
-            return None
+            return self.drop()
         with self.lock:
             self.kernel = (metric, options)
         mine = []
@@ -607,8 +607,9 @@ def _count_part(kernel: tuple, part: list) -> None:
 
 
 def _read_ahead_of(gold: str, system: str) -> tuple | None:
-    """``(streams, [gold's first piece, system's])`` of :func:`read_ahead` of these files
-    (waiting for its end; its errors raised, gold's first), else ``None``.  The first
+    """``(streams, [gold's first piece, system's], its _Precoding)`` of :func:`read_ahead` of
+    these files (waiting for the cut, not the coding ahead; its errors raised, gold's
+    first), else ``None``.  The first
     reading after :func:`read_ahead` takes it, or drops it when it reads other files."""
     if not _AHEAD:
         return None
