@@ -987,6 +987,92 @@ out:
     return result;
 }
 
+/* smatch_stages(codes, offsets, work, restarts, seed) -> scores
+ *
+ * smatch_stage of every pair of a chunk (mrkit.features._triples.code_pairs_units): pair k's
+ * codes are the int64 values offsets[k]:offsets[k + 1] of `codes`; an empty range (a pair
+ * the coder refused) is skipped.  Returns float64 bytes, one per pair: the certified
+ * score, or NaN where smatch_stage gives None (not certified, or skipped).  The whole
+ * chunk runs without the GIL, with the work arrays of one pair reused for the next (U
+ * zeroed as calloc gives it): each pair's steps are smatch_stage's. */
+static PyObject *k_smatch_stages(PyObject *self, PyObject *args) {
+    Py_buffer cb, ob;
+    double work;
+    int restarts = 0;
+    unsigned long long seed = 0;
+    if (!PyArg_ParseTuple(args, "y*y*d|iK", &cb, &ob, &work, &restarts, &seed)) return NULL;
+    PyObject *result = NULL;
+    const int64_t *codes = cb.buf, *off = ob.buf;
+    Py_ssize_t nwords = cb.len / (Py_ssize_t)sizeof(int64_t);
+    Py_ssize_t np = ob.len / (Py_ssize_t)sizeof(int64_t) - 1;
+    if (np < 0 || ob.len % (Py_ssize_t)sizeof(int64_t) || cb.len % (Py_ssize_t)sizeof(int64_t)
+        || ((uintptr_t)cb.buf % sizeof(int64_t)) || ((uintptr_t)ob.buf % sizeof(int64_t))) {
+        PyErr_SetString(PyExc_ValueError, "smatch_stages: codes and offsets must be aligned int64 values");
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)sizeof(double) * np);
+    if (!result) goto done;
+    double *scores = (double *)PyBytes_AS_STRING(result);
+    int fail = 0;   /* 1 memory, 2 codes of the wrong length */
+    Py_BEGIN_ALLOW_THREADS
+    size_t ucap = 0, ecap = 0, acap = 0;
+    double *U = NULL;
+    int32_t *cols = NULL, *labels = NULL, *mapping = NULL;
+    for (Py_ssize_t k = 0; k < np && !fail; k++) {
+        int64_t a = off[k], b = off[k + 1];
+        scores[k] = NAN;
+        if (a == b) continue;
+        if (a < 0 || b < a || b > nwords || b - a < 6) { fail = 2; break; }
+        const int64_t *c = codes + a;
+        int nA = (int)c[0], nB = (int)c[1], nEa = (int)c[2], nEb = (int)c[3];
+        int64_t nFa = c[4], nFb = c[5];
+        if (nA < 0 || nB < 0 || nEa < 0 || nEb < 0 || nFa < 0 || nFb < 0
+            || 6 + (nA + 1) + nFa + (nB + 1) + nFb + 3 * (int64_t)nEa + 3 * (int64_t)nEb != b - a) {
+            fail = 2;
+            break;
+        }
+        if (nA == 0 || nB == 0) { scores[k] = 0.0; continue; }
+        size_t nm = (size_t)nA * nB, nE = (size_t)nEa + (size_t)nEb;
+        if (nm > ucap) {
+            free(U);
+            ucap = nm * 2;
+            if (!(U = malloc(ucap * sizeof(double)))) { ucap = 0; fail = 1; break; }
+        }
+        if (nE + 1 > ecap) {
+            free(cols); free(labels);
+            ecap = (nE + 1) * 2;
+            cols = malloc(sizeof(int32_t) * 6 * ecap);
+            labels = malloc(sizeof(int32_t) * ecap);
+            if (!cols || !labels) { ecap = 0; fail = 1; break; }
+        }
+        if ((size_t)nA + 1 > acap) {
+            free(mapping);
+            acap = ((size_t)nA + 1) * 2;
+            if (!(mapping = malloc(sizeof(int32_t) * acap))) { acap = 0; fail = 1; break; }
+        }
+        memset(U, 0, nm * sizeof(double));
+        int nL = code_problem(c, NULL, U, cols, labels);
+        int32_t *as = cols, *at = as + nEa, *al = at + nEa, *bs = al + nEa, *bt = bs + nEb, *bl = bt + nEb;
+        double score = 0.0, bound = 0.0;
+        int method = 0;
+        int rc = stage_core(U, nA, nB, as, at, al, bs, bt, bl, nEa, nEb, nL, 1, work, restarts, seed, NULL,
+                            0, 0, &score, &bound, &method, mapping);
+        if (rc < 0) { fail = 1; break; }
+        if (rc) scores[k] = score;
+    }
+    free(U); free(cols); free(labels); free(mapping);
+    Py_END_ALLOW_THREADS
+    if (fail) {
+        Py_CLEAR(result);
+        if (fail == 1) PyErr_NoMemory();
+        else PyErr_SetString(PyExc_ValueError, "smatch_stages: codes of the wrong length");
+    }
+done:
+    PyBuffer_Release(&cb);
+    PyBuffer_Release(&ob);
+    return result;
+}
+
 /* -------------------------------------- align()'s stages before the LP, in C */
 
 /* numpy's sum of a contiguous float64 array (pairwise summation, as
@@ -1483,6 +1569,8 @@ static PyMethodDef methods[] = {
     {"graded_stage", k_graded_stage, METH_VARARGS,
      "graded_stage(S, nA, nB, a_attributes, b_attributes, a_relations, b_relations, a_tops, b_tops, work"
      "[, restarts, seed]) -> (score, bound, method, mapping) certified by align()'s stages before the LP, or None"},
+    {"smatch_stages", k_smatch_stages, METH_VARARGS,
+     "smatch_stages(codes, offsets, work, restarts=0, seed=0) -> float64 bytes: smatch_stage of a chunk's pairs"},
     {"smatch_stage", k_smatch_stage, METH_VARARGS,
      "smatch_stage(codes, work[, restarts, seed]) -> score certified by align()'s stages before the LP, or None"},
     {"mapped_stage", k_mapped_stage, METH_VARARGS,

@@ -397,7 +397,8 @@ typedef struct {
     int has_id;
     PyObject *id;   /* the id value (new reference) or NULL */
     const char *id_p;               /* or, in a text of bytes (text_t str NULL): where the value */
-    Py_ssize_t id_n;                /* is in the bytes, and its length (no Python object made) */
+    Py_ssize_t id_n;                /* is in the bytes, and its length (no Python object made); */
+    int id_kind;                    /* 0: UTF-8 bytes; else the kind of decoded text's characters */
     int32_t *stack;                 /* scratch: the open nodes */
     size_t ncap, bcap, scap;        /* capacities, kept when a graph_t is read again */
 } graph_t;
@@ -407,12 +408,15 @@ static void graph_free(graph_t *g) {
     Py_XDECREF(g->id);
 }
 
-/* the text of a block: a str, or (str NULL) ASCII bytes read as one byte per character */
+/* the text of a block: a str, or (str NULL) ASCII bytes read as one byte per character,
+ * or (str NULL, decoded) UTF-8 decoded without the GIL into characters of the kind the str
+ * would have (decode_utf8) */
 typedef struct {
     int kind;
     const void *data;
     Py_ssize_t n;
     PyObject *str;
+    int decoded;
 } text_t;
 
 /* 1: the text of str `block`; 0: not a str */
@@ -422,6 +426,7 @@ static int text_of(PyObject *block, text_t *t) {
     t->data = PyUnicode_DATA(block);
     t->n = PyUnicode_GET_LENGTH(block);
     t->str = block;
+    t->decoded = 0;
     return 1;
 }
 
@@ -457,9 +462,11 @@ static int comment_id(const text_t *t, Py_ssize_t a, Py_ssize_t b, graph_t *g) {
             while (vb > va && (S(vb - 1) == ' ' || S(vb - 1) == '\t')) vb--;
             if (vb > va && S(vb - 1) >= 127) return -1;   /* might be Unicode whitespace */
             if (!t->str) {
-                /* bytes (pair_codes_units, maybe without the GIL): the str is made later */
-                g->id_p = (const char *)data + va;
+                /* bytes or decoded text (pair_codes_units, code_pairs_units, maybe without
+                 * the GIL): the str is made later */
+                g->id_p = (const char *)data + va * kind;
                 g->id_n = vb - va;
+                g->id_kind = t->decoded ? kind : 0;
                 g->has_id = 1;
             } else {
                 PyObject *v = PyUnicode_Substring(t->str, va, vb);
@@ -497,6 +504,7 @@ static inline __attribute__((always_inline)) int read_text_k(const text_t *t, gr
     g->has_id = 0;
     Py_CLEAR(g->id);   /* (NULL when read without the GIL: see coder_pair) */
     g->id_p = NULL;
+    g->id_kind = 0;
     lexer lx = {t->kind, t->data, t->n, 0, T_END, 0, 0, 0};
     if (kind == PyUnicode_1BYTE_KIND && t->n > 0)
         lx.sentinel = !(latin1_class[((const Py_UCS1 *)t->data)[t->n - 1]] & C_NAME);
@@ -708,19 +716,24 @@ static int text_id_unicode(strtab *t, int kind, const void *data, Py_ssize_t a, 
         if (unquote && c == '\\') c = S(++k);
         buf[n++] = c;
     }
+    /* (the GIL taken for the Python calls when this thread let go of it: decoded text of
+     * code_pairs_units) */
+    PyGILState_STATE gil = PyGILState_Ensure();
+    int id = -2;
     PyObject *str = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buf, n);
     free(buf);
-    if (!str) return -2;
-    if (lower) {
+    if (str && lower) {
         PyObject *low = PyObject_CallMethod(str, "lower", NULL);
         Py_DECREF(str);
-        if (!low) return -2;
         str = low;
     }
-    Py_ssize_t len;
-    const char *u = PyUnicode_AsUTF8AndSize(str, &len);
-    int id = !u ? -2 : lookup_only ? st_find(t, u, (size_t)len) : st_id(t, u, (size_t)len);
-    Py_DECREF(str);
+    if (str) {
+        Py_ssize_t len;
+        const char *u = PyUnicode_AsUTF8AndSize(str, &len);
+        id = !u ? -2 : lookup_only ? st_find(t, u, (size_t)len) : st_id(t, u, (size_t)len);
+        Py_DECREF(str);
+    }
+    PyGILState_Release(gil);
     return id;
 }
 
@@ -790,11 +803,41 @@ static inline __attribute__((always_inline)) int text_id(strtab *t, int kind, co
 
 /* the triples of one graph, coded: features per node (ptr, ids) and edges; returns the
  * number of triples, -1 on memory failure, -2 when not for the fast path */
-static Py_ssize_t code_graph(PyObject *block, graph_t *g, strtab *words, PyObject *keep,
+/* the roles of a `keep` tuple as UTF-8 (owned by its strs) and their lengths: read without
+ * the GIL */
+typedef struct {
+    const char **ks;
+    Py_ssize_t *kl, nk;
+} keep_t;
+
+static void keep_free(keep_t *k) { free(k->ks); free(k->kl); }
+
+/* 0, or -1 with a Python error set (keep_free it either way) */
+static int keep_of(PyObject *keep, keep_t *k) {
+    Py_ssize_t n = PyTuple_GET_SIZE(keep);
+    k->nk = 0;
+    k->ks = malloc(sizeof *k->ks * ((size_t)n + 1));
+    k->kl = malloc(sizeof *k->kl * ((size_t)n + 1));
+    if (!k->ks || !k->kl) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t q = 0; q < n; q++) {
+        PyObject *role = PyTuple_GET_ITEM(keep, q);
+        if (!PyUnicode_Check(role)) {
+            PyErr_SetString(PyExc_TypeError, "keep: a tuple of str");
+            return -1;
+        }
+        if (!(k->ks[q] = PyUnicode_AsUTF8AndSize(role, &k->kl[q]))) return -1;
+        k->nk = q + 1;
+    }
+    return 0;
+}
+
+/* (without the GIL when `t` is bytes of ASCII, text_t str NULL: text_id_unicode, the only
+ * Python call, is then never reached) */
+static Py_ssize_t code_graph(const text_t *t, graph_t *g, strtab *words, const keep_t *keep,
                              vec_t *ptr, vec_t *feats, vec_t *edges, char **tmp, size_t *tcap) {
-    const int kind = PyUnicode_KIND(block);
-    const void *data = PyUnicode_DATA(block);
-    const Py_ssize_t lim = PyUnicode_GET_LENGTH(block);
+    const int kind = t->kind;
+    const void *data = t->data;
+    const Py_ssize_t lim = t->n;
     int n = g->n_nodes;
     Py_ssize_t triples = 0;
     strtab vars;
@@ -844,12 +887,8 @@ static Py_ssize_t code_graph(PyObject *block, graph_t *g, strtab *words, PyObjec
         size_t rl = (size_t)words->slen[role];
         if (rl > 3 && memcmp(rs + rl - 3, "-of", 3) == 0) {
             int kept = 0;
-            for (Py_ssize_t q = 0; q < PyTuple_GET_SIZE(keep); q++) {
-                Py_ssize_t kl;
-                const char *ks = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(keep, q), &kl);
-                if (!ks) goto done;
-                if ((size_t)kl == rl && memcmp(ks, rs, rl) == 0) { kept = 1; break; }
-            }
+            for (Py_ssize_t q = 0; q < keep->nk; q++)
+                if ((size_t)keep->kl[q] == rl && memcmp(keep->ks[q], rs, rl) == 0) { kept = 1; break; }
             if (!kept) {
                 /* rl counts UTF-8 bytes of the lower-cased role: more than the
                  * characters text_id made room for when the role is not ASCII */
@@ -944,10 +983,15 @@ static PyObject *t_code_pair(PyObject *self, PyObject *args) {
     vec_t pa = {0}, fa = {0}, ea = {0}, pb = {0}, fb = {0}, eb = {0};
     char *tmp = NULL;
     size_t tcap = 0;
+    keep_t kp = {0};
+    text_t ta, tb;
+    text_of(gold, &ta);
+    text_of(system, &tb);
     if (st_init(&words, 256, 4096) < 0) { PyErr_NoMemory(); goto out; }
-    Py_ssize_t na = code_graph(gold, &ga, &words, keep, &pa, &fa, &ea, &tmp, &tcap);
+    if (keep_of(keep, &kp) < 0) goto out;
+    Py_ssize_t na = code_graph(&ta, &ga, &words, &kp, &pa, &fa, &ea, &tmp, &tcap);
     if (na == -1) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto out; }
-    Py_ssize_t nb = na < 0 ? -2 : code_graph(system, &gb, &words, keep, &pb, &fb, &eb, &tmp, &tcap);
+    Py_ssize_t nb = na < 0 ? -2 : code_graph(&tb, &gb, &words, &kp, &pb, &fb, &eb, &tmp, &tcap);
     if (nb == -1) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto out; }
     if (na < 0 || nb < 0) { result = Py_None; Py_INCREF(result); goto out; }
     {
@@ -968,6 +1012,7 @@ out:
     graph_free(&ga);
     graph_free(&gb);
     st_free(&words);
+    keep_free(&kp);
     free(pa.v); free(fa.v); free(ea.v); free(pb.v); free(fb.v); free(eb.v);
     free(tmp);
     return result;
@@ -1632,6 +1677,7 @@ static int unit_text(const Py_buffer *buf, int64_t base, const int64_t *u, text_
         t->data = p;
         t->n = n;
         t->str = NULL;
+        t->decoded = 0;
         return 1;
     }
     *str = PyUnicode_DecodeUTF8((const char *)p, n, "strict");
@@ -1680,6 +1726,7 @@ static PyObject *t_pair_codes_units(PyObject *self, PyObject *args) {
                 t[side].data = p;
                 t[side].n = (Py_ssize_t)(b - a);
                 t[side].str = NULL;
+                t[side].decoded = 0;
                 tx[side] = &t[side];
             } else {
                 plain = 0;
@@ -1711,6 +1758,305 @@ out:
     return result;
 }
 
+/* ------------------------------------------------------------ Smatch codes of a chunk
+ *
+ *   code_pairs_units(gold_buf, gold_base, gold_units, system_buf, system_base, system_units,
+ *                    keep, k0) -> (ids, counts, codes, offsets, refused)
+ *
+ * code_pair of every pair of a chunk of two files' blocks given as byte ranges (the
+ * arguments of pair_codes_units), in one call and, for blocks of ASCII bytes, without the
+ * GIL: another thread codes or scores other chunks meanwhile (`mrkit smatch -j 2`).  Per
+ * pair k: ids[k] the gold block's `# ::id` value, or str(k0 + k + 1) without one (None when
+ * refused); counts[k], counts[np + k] (int64 bytes; np pairs) its gold and system triples
+ * (0 when refused); its codes
+ * (code_pair's layout, for _kernel.smatch_stage / smatch_stages) are the int64 values
+ * offsets[k]:offsets[k + 1] of `codes` (a read-only memoryview); `refused` the pairs
+ * code_pair gives None for (an empty range in `offsets`).  Each pair is coded exactly as
+ * code_pair codes its decoded blocks, with a string table of its own
+ * (tests/features/test_code_pairs_units.py). */
+
+/* UTF-8 bytes p[0:n] (not all ASCII) decoded as PyUnicode_DecodeUTF8(p, n, "strict") would
+ * decode them, without the GIL: the characters in a new buffer (*owned, the caller frees
+ * it) of the kind the str would have (1: Latin-1, 2, 4 bytes a character), as decoded text
+ * in t.  1 done; 0 not well-formed UTF-8 (Unicode's table 3-7, what the strict decoder
+ * accepts: no overlong forms, no surrogates, nothing past U+10FFFF, no cut sequence); -1
+ * memory. */
+static int decode_utf8(const unsigned char *p, Py_ssize_t n, text_t *t, void **owned) {
+    Py_ssize_t chars = 0;
+    Py_UCS4 top = 0;
+    for (Py_ssize_t i = 0; i < n; chars++) {
+        unsigned c = p[i];
+        Py_UCS4 cp;
+        int len;
+        unsigned lo = 0x80, hi = 0xBF;   /* the second byte's range */
+        if (c < 0x80) {   /* a run of ASCII, 8 bytes at a time */
+            i++;
+            while (n - i >= 8) {
+                uint64_t x;
+                memcpy(&x, p + i, 8);
+                if (x & 0x8080808080808080ULL) break;
+                i += 8;
+                chars += 8;
+            }
+            continue;
+        }
+        if (c >= 0xC2 && c <= 0xDF) { len = 2; cp = c & 0x1F; }
+        else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3; cp = c & 0x0F;
+            if (c == 0xE0) lo = 0xA0;
+            else if (c == 0xED) hi = 0x9F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4; cp = c & 0x07;
+            if (c == 0xF0) lo = 0x90;
+            else if (c == 0xF4) hi = 0x8F;
+        } else return 0;
+        if (n - i < len || p[i + 1] < lo || p[i + 1] > hi) return 0;
+        for (int q = 1; q < len; q++) {
+            if ((p[i + q] & 0xC0) != 0x80) return 0;
+            cp = (cp << 6) | (p[i + q] & 0x3F);
+        }
+        if (cp > top) top = cp;
+        i += len;
+    }
+    int kind = top < 0x100 ? PyUnicode_1BYTE_KIND : top < 0x10000 ? PyUnicode_2BYTE_KIND : PyUnicode_4BYTE_KIND;
+    void *buf = malloc((size_t)(chars ? chars : 1) * (size_t)kind);
+    if (!buf) return -1;
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i < n; k++) {
+        unsigned c = p[i];
+        Py_UCS4 cp;
+        if (c < 0x80 && kind == PyUnicode_1BYTE_KIND) {   /* (Latin-1: ASCII runs copied) */
+            Py_ssize_t j = i + 1;
+            while (j < n && p[j] < 0x80) j++;
+            memcpy((Py_UCS1 *)buf + k, p + i, (size_t)(j - i));
+            k += j - i - 1;
+            i = j;
+            continue;
+        }
+        if (c < 0x80 && kind == PyUnicode_2BYTE_KIND) {
+            Py_UCS2 *o = (Py_UCS2 *)buf + k;
+            Py_ssize_t j = i;
+            while (j < n && p[j] < 0x80) *o++ = p[j++];
+            k += j - i - 1;
+            i = j;
+            continue;
+        }
+        int len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+        for (int q = 1; q < len; q++) cp = (cp << 6) | (p[i + q] & 0x3F);
+        i += len;
+        PyUnicode_WRITE(kind, buf, k, cp);
+    }
+    t->kind = kind;
+    t->data = buf;
+    t->n = chars;
+    t->str = NULL;
+    t->decoded = 1;
+    *owned = buf;
+    return 1;
+}
+
+/* st_init's state again, keeping what was allocated (a table grown by a large graph is
+ * given back) */
+static int st_clear(strtab *t) {
+    if (t->nslots > 4096) {
+        st_free(t);
+        return st_init(t, 256, 4096);
+    }
+    t->len = 0;
+    t->n = 0;
+    memset(t->slots, 0, sizeof(int32_t) * (size_t)t->nslots);
+    return 0;
+}
+
+/* the codes of one pair (texts ta, tb) appended to out: 1 done; 0 refused (out as it was);
+ * -1 memory or a Python error (with the GIL: set; without it: none set).  *na, *nb: its
+ * triples; *id / *id_p, *id_n: the gold block's id as code_pair finds it */
+static int code_one_pair(const text_t *ta, const text_t *tb, graph_t *ga, graph_t *gb, strtab *words,
+                         const keep_t *kp, vec_t v[6], char **tmp, size_t *tcap, vec_t *out,
+                         Py_ssize_t *na_out, Py_ssize_t *nb_out) {
+    int ra = read_text(ta, ga, 1);
+    if (ra <= 0) return ra;
+    int rb = read_text(tb, gb, 0);
+    if (rb <= 0) return rb;
+    if (st_clear(words) < 0) return -1;
+    for (int q = 0; q < 6; q++) v[q].n = 0;
+    Py_ssize_t na = code_graph(ta, ga, words, kp, &v[0], &v[1], &v[2], tmp, tcap);
+    if (na == -1) return -1;
+    Py_ssize_t nb = na < 0 ? -2 : code_graph(tb, gb, words, kp, &v[3], &v[4], &v[5], tmp, tcap);
+    if (nb == -1) return -1;
+    if (na < 0 || nb < 0) return 0;
+    size_t total = 6 + v[0].n + v[1].n + v[3].n + v[4].n + v[2].n + v[5].n;
+    if (vreserve(out, total) < 0) return -1;
+    int64_t *o = out->v + out->n;
+    o[0] = ga->n_nodes; o[1] = gb->n_nodes; o[2] = (int64_t)v[2].n / 3; o[3] = (int64_t)v[5].n / 3;
+    o[4] = (int64_t)v[1].n; o[5] = (int64_t)v[4].n;
+    size_t k = 6;
+    static const int order[6] = {0, 1, 3, 4, 2, 5};   /* pa fa pb fb ea eb */
+    for (int q = 0; q < 6; q++) {
+        const vec_t *x = &v[order[q]];
+        if (x->n) memcpy(o + k, x->v, x->n * sizeof(int64_t));
+        k += x->n;
+    }
+    out->n += total;
+    *na_out = na;
+    *nb_out = nb;
+    return 1;
+}
+
+static PyObject *t_code_pairs_units(PyObject *self, PyObject *args) {
+    Py_buffer bufs[2], units[2];
+    long long base[2];
+    PyObject *keep;
+    Py_ssize_t k0;
+    if (!PyArg_ParseTuple(args, "y*Ly*y*Ly*O!n", &bufs[0], &base[0], &units[0], &bufs[1], &base[1], &units[1],
+                          &PyTuple_Type, &keep, &k0))
+        return NULL;
+    PyObject *result = NULL, *ids = NULL, *counts = NULL, *offsets = NULL, *refused = NULL, *codes = NULL;
+    strtab words = {0};
+    keep_t kp = {0};
+    graph_t ga, gb;
+    memset(&ga, 0, sizeof ga);
+    memset(&gb, 0, sizeof gb);
+    vec_t v[6] = {{0}}, out = {0}, ref = {0};
+    char *tmp = NULL;
+    size_t tcap = 0;
+    const char **id_p = NULL;
+    Py_ssize_t *id_n = NULL;
+    unsigned char *id_k = NULL;   /* per pair: id_kind of its id_p */
+    void **decoded = NULL;        /* the texts decoded here (ids may point into them) */
+    size_t ndecoded = 0, dcap = 0;
+    Py_ssize_t np = units[0].len / 24;
+    if (units[0].len % 24 || units[1].len != units[0].len) {
+        PyErr_SetString(PyExc_ValueError, "code_pairs_units: units of different lengths (or not int64 triples)");
+        goto out;
+    }
+    if (keep_of(keep, &kp) < 0) goto out;
+    if (st_init(&words, 256, 4096) < 0 || !(id_p = calloc((size_t)np + 1, sizeof *id_p))
+        || !(id_n = calloc((size_t)np + 1, sizeof *id_n)) || !(id_k = calloc((size_t)np + 1, 1))) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    if (!(ids = PyList_New(np))) goto out;
+    for (Py_ssize_t k = 0; k < np; k++) { Py_INCREF(Py_None); PyList_SET_ITEM(ids, k, Py_None); }
+    if (!(counts = PyBytes_FromStringAndSize(NULL, 16 * np))) goto out;
+    if (!(offsets = PyBytes_FromStringAndSize(NULL, 8 * (np + 1)))) goto out;
+    int64_t *cnt = (int64_t *)PyBytes_AS_STRING(counts), *off = (int64_t *)PyBytes_AS_STRING(offsets);
+    off[0] = 0;
+    /* Without the GIL (the buffers are held; a pair of ASCII blocks needs no Python object);
+     * a pair with a block of other bytes takes it back to decode them. */
+    PyThreadState *ts = PyEval_SaveThread();
+    int ascii[2], bad = 0;
+    for (int side = 0; side < 2; side++) ascii[side] = all_ascii(bufs[side].buf, bufs[side].len);
+    for (Py_ssize_t k = 0; k < np && !bad; k++) {
+        text_t t[2];
+        int64_t u[2][3];
+        int plain = 1;
+        for (int side = 0; side < 2; side++) {
+            memcpy(u[side], (const char *)units[side].buf + 24 * k, sizeof u[side]);
+            int64_t a = u[side][0] - base[side], b = u[side][1] - base[side];
+            if (a < 0 || b < a || b > bufs[side].len) { bad = 2; break; }
+            const unsigned char *p = (const unsigned char *)bufs[side].buf + a;
+            if (ascii[side] || all_ascii(p, (Py_ssize_t)(b - a))) {
+                t[side].kind = PyUnicode_1BYTE_KIND;
+                t[side].data = p;
+                t[side].n = (Py_ssize_t)(b - a);
+                t[side].str = NULL;
+                t[side].decoded = 0;
+                continue;
+            }
+            /* other bytes: decoded here (no GIL), or, when not well-formed, below with it */
+            if (ndecoded == dcap) {
+                void **nd = realloc(decoded, sizeof *decoded * (dcap * 2 + 16));
+                if (!nd) { bad = 1; break; }
+                decoded = nd;
+                dcap = dcap * 2 + 16;
+            }
+            int d = decode_utf8(p, (Py_ssize_t)(b - a), &t[side], &decoded[ndecoded]);
+            if (d < 0) { bad = 1; break; }
+            if (d > 0) ndecoded++;
+            else plain = 0;
+        }
+        if (bad) break;
+        Py_ssize_t na = 0, nb = 0;
+        int r;
+        if (plain) {
+            r = code_one_pair(&t[0], &t[1], &ga, &gb, &words, &kp, v, &tmp, &tcap, &out, &na, &nb);
+            if (r > 0 && ga.id_p) { id_p[k] = ga.id_p; id_n[k] = ga.id_n; id_k[k] = (unsigned char)ga.id_kind; }
+        } else {
+            PyEval_RestoreThread(ts);
+            PyObject *str[2] = {NULL, NULL};
+            r = 1;
+            for (int side = 0; side < 2 && r > 0; side++)
+                r = unit_text(&bufs[side], base[side], u[side], &t[side], &str[side], ascii[side]);
+            if (r > 0) r = code_one_pair(&t[0], &t[1], &ga, &gb, &words, &kp, v, &tmp, &tcap, &out, &na, &nb);
+            if (r > 0 && ga.id) {   /* the id as a str (as code_pair gives it) */
+                PyObject *was = PyList_GET_ITEM(ids, k);
+                PyList_SET_ITEM(ids, k, ga.id);
+                ga.id = NULL;
+                Py_DECREF(was);
+            } else if (r > 0 && ga.id_p) {
+                id_p[k] = ga.id_p; id_n[k] = ga.id_n; id_k[k] = (unsigned char)ga.id_kind;
+            }
+            Py_CLEAR(ga.id);
+            Py_CLEAR(gb.id);
+            if (r < 0 && !PyErr_Occurred()) PyErr_NoMemory();
+            Py_XDECREF(str[0]); Py_XDECREF(str[1]);
+            ts = PyEval_SaveThread();
+            if (r < 0) { bad = 3; break; }
+        }
+        if (r < 0) { bad = 1; break; }
+        if (r == 0 && vpush(&ref, k) < 0) { bad = 1; break; }
+        if (r == 0) na = nb = 0;
+        cnt[k] = na;
+        cnt[np + k] = nb;
+        off[k + 1] = (int64_t)out.n;
+    }
+    PyEval_RestoreThread(ts);
+    if (bad == 2) PyErr_SetString(PyExc_ValueError, "code_pairs_units: a unit outside its buffer");
+    else if (bad == 1 && !PyErr_Occurred()) PyErr_NoMemory();
+    if (bad) goto out;
+    /* ids: read from the bytes, or the pair's number */
+    for (Py_ssize_t k = 0; k < np; k++) {
+        PyObject *x = NULL;
+        if (id_p[k] && id_k[k]) x = PyUnicode_FromKindAndData(id_k[k], id_p[k], id_n[k]);
+        else if (id_p[k]) x = PyUnicode_FromStringAndSize(id_p[k], id_n[k]);
+        else if (PyList_GET_ITEM(ids, k) == Py_None) x = PyUnicode_FromFormat("%zd", k0 + k + 1);
+        else continue;
+        if (!x) goto out;
+        PyObject *was = PyList_GET_ITEM(ids, k);
+        PyList_SET_ITEM(ids, k, x);
+        Py_DECREF(was);
+    }
+    if (!(refused = PyList_New((Py_ssize_t)ref.n))) goto out;
+    for (size_t q = 0; q < ref.n; q++) {
+        PyObject *x = PyLong_FromLongLong(ref.v[q]);
+        if (!x) goto out;
+        PyList_SET_ITEM(refused, (Py_ssize_t)q, x);
+        /* a refused pair's id: None (the general path reads it) */
+        PyObject *was = PyList_GET_ITEM(ids, ref.v[q]);
+        Py_INCREF(Py_None);
+        PyList_SET_ITEM(ids, ref.v[q], Py_None);
+        Py_DECREF(was);
+    }
+    codes = codes_view(out.v, out.n);
+    out.v = NULL;
+    if (!codes) goto out;
+    result = Py_BuildValue("(OOOOO)", ids, counts, codes, offsets, refused);
+out:
+    Py_XDECREF(ids); Py_XDECREF(counts); Py_XDECREF(offsets); Py_XDECREF(refused); Py_XDECREF(codes);
+    keep_free(&kp);
+    st_free(&words);
+    graph_free(&ga);
+    graph_free(&gb);
+    for (int q = 0; q < 6; q++) free(v[q].v);
+    free(out.v); free(ref.v); free(tmp); free(id_p); free(id_n); free(id_k);
+    for (size_t q = 0; q < ndecoded; q++) free(decoded[q]);
+    free(decoded);
+    for (int side = 0; side < 2; side++) { PyBuffer_Release(&bufs[side]); PyBuffer_Release(&units[side]); }
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"code_pair", t_code_pair, METH_VARARGS,
      "code_pair(gold_block, system_block, keep) -> (id, n_gold, n_system, codes) | None"},
@@ -1721,6 +2067,9 @@ static PyMethodDef methods[] = {
     {"pair_codes_units", t_pair_codes_units, METH_VARARGS,
      "pair_codes_units(gold_buf, gold_base, gold_units, system_buf, system_base, system_units, keep) -> "
      "(ids, codes, refused): pair_codes of two files' blocks given as byte ranges"},
+    {"code_pairs_units", t_code_pairs_units, METH_VARARGS,
+     "code_pairs_units(gold_buf, gold_base, gold_units, system_buf, system_base, system_units, keep, k0) -> "
+     "(ids, counts, codes, offsets, refused): code_pair of a chunk of pairs given as byte ranges"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_triples",
