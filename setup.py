@@ -2,7 +2,8 @@
 loops, WWLK's batched distance matrices, WLK's
 Weisfeiler-Leman rounds and SemBLEU's n-gram counts of one pair of triples, the PENMAN reader, the CoNLL coreference reader, and
 the Smatch triples of the common case (PENMAN text straight to integer codes), and the per-pair
-precision/recall/F1 columns of a corpus result with their means (``mrkit.aggregate._reduce``)."""
+precision/recall/F1 columns of a corpus result with their means (``mrkit.aggregate._reduce``), and the
+heap setting of the commands that stream (``mrkit.runtime._memory``)."""
 from setuptools import Extension, setup
 
 setup(
@@ -31,6 +32,11 @@ setup(
         Extension(
             "mrkit.features._triples",
             sources=["src/mrkit/features/_triples.c"],
+            extra_compile_args=["-O3", "-std=c99"],
+        ),
+        Extension(
+            "mrkit.runtime._memory",
+            sources=["src/mrkit/runtime/_memory.c"],
             extra_compile_args=["-O3", "-std=c99"],
         ),
         Extension(

@@ -10,7 +10,7 @@ import pytest
 
 from mrkit.errors import MrkitError
 from mrkit.pipeline import chunked, stream
-from mrkit.runtime.executor import KINDS, ProcessExecutor, SerialExecutor, make_executor
+from mrkit.runtime.executor import KINDS, ProcessExecutor, SerialExecutor, ThreadExecutor, make_executor
 
 
 def square(x: int) -> int:
@@ -34,6 +34,7 @@ def squares_of_chunk(chunk: list[int]) -> list[int]:
 # tests that start worker processes carry the ``subprocess`` marker
 PROCESSES = pytest.mark.subprocess
 EXECUTOR_MAKERS = [pytest.param(SerialExecutor, id="serial"),
+                   pytest.param(lambda: ThreadExecutor(2), id="threads"),
                    pytest.param(lambda: ProcessExecutor(2), id="processes", marks=PROCESSES)]
 
 
@@ -121,7 +122,7 @@ def test_process_executor_workers_default_to_every_core():
 def test_make_executor_choices(monkeypatch):
     monkeypatch.setattr(os, "cpu_count", lambda: 4)
     kinds = lambda *a, **k: (lambda e: (e.name, e.workers))(make_executor(*a, **k))  # noqa: E731
-    assert KINDS == ("auto", "serial", "processes", "dask")
+    assert KINDS == ("auto", "serial", "threads", "processes", "dask")
     # auto: serial unless asked for processes or the input is worth it; never slower than one worker
     assert kinds() == ("serial", 1)
     assert kinds("auto", 0) == ("serial", 1)
@@ -133,6 +134,31 @@ def test_make_executor_choices(monkeypatch):
     assert kinds("serial", 4) == ("serial", 1)
     assert kinds("processes", 0) == ("processes", 4)
     assert kinds("processes", 1) == ("processes", 1)
+    assert kinds("threads", 0) == ("threads", len(os.sched_getaffinity(0)))
+    assert kinds("threads", 3) == ("threads", 3)
+
+
+def test_auto_processes_follow_a_preference_for_threads(monkeypatch):
+    """-j 2 (auto): processes, or threads where the pipeline says its tasks let go of the GIL;
+    --executor processes keeps processes whatever the pipeline prefers."""
+    from mrkit.runtime import executor as ex
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    auto, named = make_executor("auto", 2), make_executor("processes", 2)
+    assert auto.automatic and not named.automatic
+    assert ex.thread_workers(auto) == 2 and ex.thread_workers(named) == 0
+    assert ex.thread_workers(make_executor("auto", 1)) == 0
+    assert ex.thread_workers(make_executor("threads", 3)) == 3
+    assert ex.thread_workers(make_executor("auto", 0, parallel_worth_it=True)) == 2
+    seen = []
+
+    def where(x):
+        seen.append(os.getpid())
+        return x * x
+
+    with auto:
+        assert list(auto.map_shared(where, range(50), prefer="threads")) == [x * x for x in range(50)]
+    assert set(seen) == {os.getpid()}  # threads of this process: no fork
 
 
 def test_make_executor_auto_on_one_core_is_serial(monkeypatch):
@@ -144,8 +170,8 @@ def test_make_executor_auto_on_one_core_is_serial(monkeypatch):
 def test_make_executor_errors():
     with pytest.raises(MrkitError, match=r"-j/--workers must be 0 \(automatic\) or a positive number, not -1"):
         make_executor("auto", -1)
-    with pytest.raises(MrkitError, match=r"unknown executor 'threads' \(one of auto, serial, processes, dask\)"):
-        make_executor("threads", 2)
+    with pytest.raises(MrkitError, match=r"unknown executor 'fibres' \(one of auto, serial, threads, processes, dask\)"):
+        make_executor("fibres", 2)
 
 
 # ------------------------------------------------------------------ pipeline.stream

@@ -10,6 +10,8 @@ it ``-j`` / ``--executor`` on every command) does.
   quietly on Ctrl-C or when the parent dies (:func:`mrkit.runtime.parallel.new_pool`);
   its :meth:`~ProcessExecutor.map_shared` makes this process one of the workers (on Linux
   without a pool: :mod:`mrkit.runtime.forked`), for streams of many short tasks;
+- :class:`ThreadExecutor`: threads of this process (this one among them), for compiled work
+  that lets go of the GIL (:func:`mrkit.runtime.threads.shared_map`);
 - a distributed backend plugs in as one more class with the same ``map``, and one entry in
   :data:`EXECUTORS`.
 """
@@ -86,8 +88,11 @@ class ProcessExecutor:
     name = "processes"
     local = True
 
-    def __init__(self, workers: int = 0) -> None:
+    def __init__(self, workers: int = 0, automatic: bool = False) -> None:
         self.workers = workers if workers > 0 else (os.cpu_count() or 1)
+        self.automatic = automatic
+        """Chosen by ``--executor auto`` (not asked for by name): :meth:`map_shared` then
+        follows a pipeline's preference for threads."""
         self._ctx = None
         self._pool = None
         self._entered = False
@@ -132,7 +137,7 @@ class ProcessExecutor:
         while pending:
             yield pending.popleft().get()
 
-    def map_shared(self, fn: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
+    def map_shared(self, fn: Callable[[Any], Any], tasks: Iterable[Any], prefer: str | None = None) -> Iterator[Any]:
         """:meth:`map` with this process as one of the :attr:`workers`: ``workers - 1``
         processes are forked (none with one worker), and between handing them tasks this
         process runs tasks itself instead of waiting for results.  For many short tasks of
@@ -144,7 +149,18 @@ class ProcessExecutor:
         an exception of a task run here is kept in its place and raised when its turn comes,
         after the results of every earlier task (the first error in task order wins, as
         with :meth:`map`).  Pools are forked at the first call; a pool forked by :meth:`map`
-        is used as it is."""
+        is used as it is.
+
+        ``prefer="threads"``: the caller's tasks let go of the GIL for nearly all their
+        work; an :attr:`automatic` executor then runs them on ``workers`` threads of this
+        process instead (:func:`mrkit.runtime.threads.shared_map`: no fork, no pipes, no
+        second copy of the heap), as scikit-learn's ``prefer`` does.  ``--executor
+        processes`` keeps processes."""
+        if prefer == "threads" and self.automatic and self.workers > 1:
+            from .threads import shared_map as threads_map
+
+            yield from threads_map(fn, tasks, self.workers)
+            return
         if not self._entered:
             with self:
                 yield from self.map_shared(fn, tasks)
@@ -214,6 +230,48 @@ class ProcessExecutor:
 _END = object()
 
 
+class ThreadExecutor:
+    """Tasks on ``workers`` threads of this process, this one among them
+    (:func:`mrkit.runtime.threads.shared_map`; results in task order, errors as in a serial
+    run).  Two threads run at once only where the tasks' work lets go of the GIL (the
+    compiled smatch path does); Python work runs one thread at a time."""
+
+    name = "threads"
+    local = True
+
+    def __init__(self, workers: int = 0) -> None:
+        from .threads import cores
+
+        self.workers = workers if workers > 0 else cores()
+
+    def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
+        from .threads import shared_map
+
+        return shared_map(fn, tasks, self.workers)
+
+    def map_shared(self, fn: Callable[[Any], Any], tasks: Iterable[Any], prefer: str | None = None) -> Iterator[Any]:
+        """:meth:`map` (this thread is one of the workers already)."""
+        return self.map(fn, tasks)
+
+    def __enter__(self) -> "ThreadExecutor":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+
+def thread_workers(executor) -> int:
+    """How many threads ``executor.map_shared(fn, tasks, prefer="threads")`` runs: its
+    :attr:`~ThreadExecutor.workers` for a :class:`ThreadExecutor` or an automatic
+    :class:`ProcessExecutor` of two workers or more, else 0 (no threads: this process alone,
+    forked processes, a cluster)."""
+    if isinstance(executor, ThreadExecutor):
+        return executor.workers
+    if isinstance(executor, ProcessExecutor) and executor.automatic and executor.workers > 1:
+        return executor.workers
+    return 0
+
+
 def forked_available() -> bool:
     from .forked import available
 
@@ -241,7 +299,7 @@ busy 2-core machine, workers were slower than one process (wsj EDS 89 pairs 1.4 
 -j 1, 2.0-3.0 s with -j 2; lpps 500 pairs 2.8 s vs 4.9 s).  Smatch on files decides by the
 gold file's size instead (:data:`mrkit.pipeline.amr.PARALLEL_MIN_BYTES`)."""
 
-KINDS = ("auto", "serial", "processes", "dask")
+KINDS = ("auto", "serial", "threads", "processes", "dask")
 """``--executor`` choices: ``auto`` and the keys of :data:`EXECUTORS`."""
 
 
@@ -252,7 +310,8 @@ def __getattr__(name: str):
         from .dask_executor import DaskExecutor
 
         globals()["DaskExecutor"] = DaskExecutor
-        globals()["EXECUTORS"] = {"serial": SerialExecutor, "processes": ProcessExecutor, "dask": DaskExecutor}
+        globals()["EXECUTORS"] = {"serial": SerialExecutor, "threads": ThreadExecutor, "processes": ProcessExecutor,
+                                  "dask": DaskExecutor}
         return globals()[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -261,10 +320,12 @@ def make_executor(kind: str = "auto", workers: int = 0, *, parallel_worth_it: bo
                   scheduler: str | None = None, client: Any = None) -> Executor:
     """The executor the caller asked for.
 
-    ``kind``: ``serial``, ``processes`` or ``auto``; ``workers``: processes (0 = every
-    core).  ``auto`` with ``workers`` 0 runs serially unless the caller knows the input is
-    large enough for processes to pay (``parallel_worth_it``): the default is never slower
-    than one worker.  ``auto`` with ``workers`` 1 is serial, with more it is processes.
+    ``kind``: ``serial``, ``threads``, ``processes`` or ``auto``; ``workers``: processes or
+    threads (0 = every core).  ``auto`` with ``workers`` 0 runs serially unless the caller
+    knows the input is large enough for workers to pay (``parallel_worth_it``): the default
+    is never slower than one worker.  ``auto`` with ``workers`` 1 is serial, with more it is
+    processes, or threads where the pipeline's tasks let go of the GIL (``prefer`` of
+    :meth:`ProcessExecutor.map_shared`: smatch's compiled path).
     ``dask``: a Dask cluster (:class:`~mrkit.runtime.dask_executor.DaskExecutor`): the one at
     ``scheduler`` (an address), the caller's ``client``, or a local cluster of ``workers``
     processes; ``auto`` with a ``scheduler`` or a ``client`` is ``dask``.
@@ -285,7 +346,9 @@ def make_executor(kind: str = "auto", workers: int = 0, *, parallel_worth_it: bo
             return SerialExecutor(threads=0)
         if workers == 1 or (workers == 0 and (not parallel_worth_it or single)):
             return SerialExecutor()
-        return ProcessExecutor(workers)
+        return ProcessExecutor(workers, automatic=True)
     if kind == "serial":
         return SerialExecutor()
+    if kind == "threads":
+        return ThreadExecutor(workers)
     return ProcessExecutor(workers)
