@@ -1,5 +1,6 @@
-"""mrkit smatch -j 2 (this process and one forked worker): the same report as -j 1, and on
-bad input the same one-line error, exit status 2, nothing written, no process left."""
+"""mrkit smatch -j 2 (two threads of this process; with --executor processes, this process and
+one forked worker): the same report as -j 1, and on bad input the same one-line error, exit
+status 2, nothing written, no process left."""
 
 from __future__ import annotations
 
@@ -37,11 +38,12 @@ def test_bad_input_with_two_processes_is_the_one_process_error(tmp_path, bad):
     gold, system = _corpus(tmp_path / "g.amr", 3000, 0, bad=bad), _corpus(tmp_path / "s.amr", 3000, 1)
     out = tmp_path / "out.json"
     one = run_mrkit("smatch", gold, system, "-j", "1", "-o", str(out))
-    two = run_mrkit("smatch", gold, system, "-j", "2", "-o", str(out))
-    assert one.returncode == two.returncode == 2
-    assert two.stdout == "" and len(two.stderr.splitlines()) == 1
-    assert two.stderr == one.stderr and "g.amr" in two.stderr
-    assert not out.exists()
+    for way in (("-j", "2"), ("-j", "2", "--executor", "processes")):
+        two = run_mrkit("smatch", gold, system, *way, "-o", str(out))
+        assert one.returncode == two.returncode == 2
+        assert two.stdout == "" and len(two.stderr.splitlines()) == 1
+        assert two.stderr == one.stderr and "g.amr" in two.stderr
+        assert not out.exists()
 
 
 # ------------------------------------------------------------------ session 28: every shared corpus, byte for byte
@@ -67,8 +69,8 @@ def _same_bytes(gold: str, system: str, *extra: str) -> None:
     and stderr."""
     for fmt in ((), ("--json",)):
         one = run_mrkit("smatch", gold, system, "-j", "1", *fmt, *extra)
-        for j in ("2", "3"):
-            other = run_mrkit("smatch", gold, system, "-j", j, *fmt, *extra)
+        for j in (("2",), ("3",), ("2", "--executor", "processes")):
+            other = run_mrkit("smatch", gold, system, "-j", *j, *fmt, *extra)
             assert (other.returncode, other.stdout, other.stderr) == (one.returncode, one.stdout, one.stderr), j
 
 

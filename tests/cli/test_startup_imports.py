@@ -251,6 +251,7 @@ SEMA_JSON_MODULES = {
     "mrkit.aggregate._reduce",  # its per-pair F1 column and macro mean (compiled)
     "mrkit.model.record",  # the result's base class (not a dataclass: dataclasses imports re)
     "mrkit.report.result", "mrkit.report.json_text",  # the JSON report
+    "mrkit.runtime._memory",  # the C heap's top pad of score and smatch (cli.main)
 }
 
 # standard-library modules the sema path may load beyond the interpreter's own start-up:
@@ -368,10 +369,14 @@ def test_smatch_on_the_compiled_path_loads_no_dataclasses_re_or_graph_model(jobs
     assert "mrkit.codecs.penman" in loaded(["smatch", str(gold), str(system), "--per-pair"], SMATCH_CODED_ABSENT)
 
 
-def test_smatch_of_a_corpus_with_two_processes_loads_no_dataclasses_re_or_graph_model():
+def test_smatch_of_a_corpus_with_two_workers_loads_no_dataclasses_re_or_graph_model():
     from conftest import shared_path
 
     sick = shared_path("amr", "bamboo", "sick")
     argv = ["smatch", str(sick / "main_src.test.amr"), str(sick / "main_tgt.test.amr"), "-j", "2"]
-    # the forked executor ran (the parent scored a share and a worker the rest)
-    assert loaded(argv, SMATCH_CODED_ABSENT + ("mrkit.runtime.forked",)) == ["mrkit.runtime.forked"]
+    # two threads ran (the compiled chunks let go of the GIL): nothing forked
+    assert loaded(argv, SMATCH_CODED_ABSENT + ("mrkit.runtime.forked", "mrkit.runtime.threads")) == [
+        "mrkit.runtime.threads"]
+    # the forked executor when asked for (this process scored a share and a worker the rest)
+    assert loaded(argv + ["--executor", "processes"], SMATCH_CODED_ABSENT + ("mrkit.runtime.forked",)) == [
+        "mrkit.runtime.forked"]

@@ -193,3 +193,132 @@ def test_long_non_ascii_inverted_roles_score_the_same_both_ways(tmp_path):
     # pair 1: the same four triples (two instances, TOP, the turned role); pair 2: the
     # system's role points the other way, so instances and TOP match, the role does not
     assert fast.table[:, 0].tolist() == [4, 3]
+
+
+# ------------------------------------------------------------------ a chunk in two calls, threads
+
+def _same_result(a, b):
+    assert a.ids == b.ids
+    np.testing.assert_array_equal(a.table, b.table)
+    np.testing.assert_array_equal(a.certified, b.certified)
+    assert a.detail == b.detail
+    assert a.summary() == b.summary()
+
+
+def _pair_by_pair(monkeypatch, gold, system, **kw):
+    """smatch_files with the chunk-at-once compiled calls off: code_pair and smatch_stage pair
+    by pair, as before them."""
+    import mrkit.pipeline.amr as amr
+
+    with monkeypatch.context() as m:
+        m.setattr(amr, "_score_units_coded", lambda *a: None)
+        return smatch_files(str(gold), str(system), **kw)
+
+
+@pytest.mark.parametrize("config", [AlignConfig(), AlignConfig(time_limit=1e-6), AlignConfig(restarts=0, seed=3)],
+                         ids=["default", "tiny-budget", "no-restarts"])
+def test_chunks_at_once_score_as_pair_by_pair(monkeypatch, config):
+    """code_pairs_units + smatch_stages over a chunk give the bytes the pair-by-pair calls
+    give: ids, counts, certificates, bounds (f1_upper_bound), summary; with a budget too
+    small to certify, the pairs the stage leaves open go the general way in their place."""
+    import mrkit.pipeline.amr as amr
+
+    base = shared_path(AMR)
+    gold, system = base / PAIRS[1][0], base / PAIRS[1][1]
+    opened = []
+    real = amr._scored
+
+    def scored(*a):
+        opened.append(a[0])
+        return real(*a)
+
+    monkeypatch.setattr(amr, "_scored", scored)
+    chunked = smatch_files(str(gold), str(system), config=config)
+    n_open = len(opened)
+    _same_result(chunked, _pair_by_pair(monkeypatch, gold, system, config=config))
+    if config.time_limit == 1e-6:
+        assert 0 < n_open < len(chunked.ids)  # the open pairs' branch was taken, not the whole chunk's
+    else:
+        assert n_open == 0
+
+
+def test_chunks_with_refused_pairs_go_the_pair_by_pair_way(monkeypatch, tmp_path):
+    """A chunk with a block the coder refuses (unusual PENMAN, an error) is scored the
+    pair-by-pair way, so that errors and their order stay those of the serial reading."""
+    import mrkit.pipeline.amr as amr
+
+    calls = []
+    real = amr._score_texts
+    monkeypatch.setattr(amr, "_score_texts", lambda *a: calls.append(1) or real(*a))
+    g = tmp_path / "g.amr"
+    s = tmp_path / "s.amr"
+    g.write_text("(a / dog)\n\n(b / cat :mod (c / big))\n\n(d / ant)\n", encoding="utf-8")
+    s.write_text("(a / dog)\n\n(b / cat :mod (c / big) :x)\n\n(d / ant)\n", encoding="utf-8")  # :x: an error
+    with pytest.raises(InputError) as info:
+        smatch_files(str(g), str(s))
+    assert calls and "s.amr" in str(info.value)
+    s.write_text("(a / dog)\n\n(b / cat :mod (c / big) :wiki -)\n\n(d / ant)\n", encoding="utf-8")
+    calls.clear()
+    assert smatch_files(str(g), str(s)).ids == ["1", "2", "3"]
+
+
+@pytest.mark.parametrize("make", ["threads", "auto"])
+@pytest.mark.parametrize("chunk", [None, 7])
+def test_threads_give_the_rows_of_one_thread(make, chunk):
+    from mrkit.runtime.executor import make_executor
+
+    base = shared_path(AMR)
+    for gold, system in PAIRS[:3]:
+        one = smatch_files(str(base / gold), str(base / system), chunk=chunk)
+        with make_executor(make, 2) as ex:
+            two = smatch_files(str(base / gold), str(base / system), executor=ex, chunk=chunk)
+        _same_result(one, two)
+
+
+def test_threads_raise_the_error_of_the_serial_run(tmp_path):
+    from mrkit.runtime.executor import ThreadExecutor
+
+    gold, system = shared_path(AMR) / PAIRS[2][0], shared_path(AMR) / PAIRS[2][1]
+    text = system.read_text(encoding="utf-8").split("\n\n")
+    text[len(text) // 2] = text[len(text) // 2].replace(")", "", 1) + " :broken"  # a malformed graph mid-file
+    bad = tmp_path / "bad.amr"
+    bad.write_text("\n\n".join(text), encoding="utf-8")
+    with pytest.raises(InputError) as serial:
+        smatch_files(str(gold), str(bad), chunk=64)
+    with pytest.raises(InputError) as threads:
+        smatch_files(str(gold), str(bad), executor=ThreadExecutor(2), chunk=64)
+    assert str(threads.value) == str(serial.value)
+
+
+def test_threads_started_early_are_taken_by_the_run_with_their_settings(monkeypatch):
+    import mrkit.pipeline.amr as amr
+    from mrkit.runtime.executor import make_executor
+    from mrkit.runtime.threads import SharedMap
+
+    base = shared_path(AMR)
+    gold, system = str(base / PAIRS[2][0]), str(base / PAIRS[2][1])
+    serial = smatch_files(gold, system)
+    taken, closed = [], []
+    real_results, real_close = SharedMap.results, SharedMap.close
+    monkeypatch.setattr(SharedMap, "results", lambda self: taken.append(self) or real_results(self))
+    monkeypatch.setattr(SharedMap, "close", lambda self: closed.append(self) or real_close(self))
+    ex = make_executor("auto", 2)
+    amr.smatch_ahead(gold, system, AlignConfig(), ex)
+    assert len(amr._EARLY) == 1
+    early = amr._EARLY[0][1]
+    with ex:
+        _same_result(smatch_files(gold, system, executor=ex), serial)
+    assert taken == [early] and not amr._EARLY
+    # other settings: the early threads are stopped and the run goes its own way
+    taken.clear()
+    amr.smatch_ahead(gold, system, AlignConfig(), ex)
+    early = amr._EARLY[0][1]
+    other = smatch_files(gold, system, executor=ex, config=AlignConfig(restarts=1))
+    assert early in closed and early not in taken and not amr._EARLY
+    assert other.ids == serial.ids
+    # nothing is started where the run would take no threads
+    for executor in (make_executor("auto", 1), make_executor("processes", 2)):
+        amr.smatch_ahead(gold, system, AlignConfig(), executor)
+        assert not amr._EARLY
+    amr.smatch_ahead("-", system, AlignConfig(), ex)
+    assert not amr._EARLY

@@ -58,16 +58,18 @@ def add_executor_options(p) -> None:
     """``-j/--workers`` and ``--executor``: how the pairs are run (never what they score)."""
     g = p.add_argument_group("execution")
     g.add_argument("-j", "--workers", type=int, default=0,
-                   help="worker processes (default 0: automatic, i.e. one process unless the input is "
+                   help="workers (default 0: automatic, i.e. one process unless the input is "
                         "large enough for all cores to pay; Smatch of files also asks that the load "
                         "average leave a second core free; score -m sema|sembleu|wlk|simple of PENMAN "
-                        "files uses two threads instead); results do not depend on it")
+                        "files uses two threads instead); processes, or threads where the work lets go "
+                        "of the GIL (smatch of PENMAN files); results do not depend on it")
     from ..runtime.executor import KINDS
 
     g.add_argument("--executor", choices=KINDS, default="auto",
-                   help="how pairs are run: in this process (serial), in worker processes, on a Dask "
-                        "cluster (dask: a local one of -j workers, or --scheduler), or chosen "
-                        "from -j and the input size (auto, the default)")
+                   help="how pairs are run: in this process (serial), on -j threads of this process "
+                        "(threads), in worker processes, on a Dask cluster (dask: a local one of -j "
+                        "workers, or --scheduler), or chosen from -j, the input size and the work "
+                        "(auto, the default)")
     g.add_argument("--scheduler", metavar="ADDRESS",
                    help="address of a running Dask scheduler (e.g. tcp://host:8786) to run the pairs on "
                         "(implies --executor dask; needs mrkit[dask])")

@@ -63,6 +63,31 @@ def add_parser(sub):
     return p
 
 
+def start_early(args) -> None:
+    """Start the scoring threads of a plain ``mrkit smatch GOLD SYSTEM`` as soon as its command
+    line is read (:func:`mrkit.pipeline.amr.smatch_ahead`): classic Smatch of two files with
+    every option at its default but ``-j``/``--workers`` and ``--executor``.  The run takes
+    them if it gets there with the same settings; a guess that does not hold costs nothing
+    but the work of a second core until the run stops them.  Never raises: the run
+    reports what is wrong."""
+    if (args.example or args.files or args.against or args.per_pair or args.subscores or args.also_gold
+            or any(f.lower() in AMR_FORMATS for f in args.formats or ()) or not (args.gold and args.system)
+            or not default_conventions(args)
+            or just_of(args) is not None or getattr(args, "scheduler", None)):
+        return
+    try:
+        from ..pipeline import is_sharded
+        from ..pipeline.amr import parallel_worth_it, smatch_ahead
+
+        gold, system = args.gold, args.system
+        if is_sharded(gold) or is_sharded(system):
+            return
+        executor = executor_of(args, parallel_worth_it(gold, shared=True, threads=True))
+        smatch_ahead(gold, system, engine_config(args), executor)
+    except Exception:  # noqa: BLE001 - the run itself says what is wrong
+        return
+
+
 def run(args) -> int:
     from ..pipeline.amr import STDIN, parallel_worth_it, smatch_files
 
@@ -111,7 +136,8 @@ def run(args) -> int:
         return variant_smatch_files(gold, other, config=config, executor=executor, format=args.input_format,
                                     keep_records=records, conventions=conventions, just=just, progress=tick)
 
-    with executor_of(args, parallel_worth_it(gold, shared=classic and not args.subscores)) as executor:
+    shared = classic and not args.subscores
+    with executor_of(args, parallel_worth_it(gold, shared=shared, threads=shared and not args.per_pair)) as executor:
         with progress_bar(None, "smatch") as tick:
             result = score(system, args.per_pair, tick)
         ci, against = statistics(args, result, score)
