@@ -322,3 +322,25 @@ def test_threads_started_early_are_taken_by_the_run_with_their_settings(monkeypa
         assert not amr._EARLY
     amr.smatch_ahead("-", system, AlignConfig(), ex)
     assert not amr._EARLY
+
+
+def test_threads_solving_ilps_at_once_give_the_serial_rows(tmp_path):
+    """Pairs the compiled stage leaves open reach HiGHS on either thread at once: each
+    thread has its own solver instance (one instance holds one model), and silencing the
+    solver's banner on one thread does not lose the other's standard output."""
+    import sys
+
+    from mrkit.runtime.executor import ThreadExecutor
+
+    gold_one = shared_path("robustness", "ilp_gold.amr").read_text(encoding="utf-8").strip()
+    sys_one = shared_path("robustness", "ilp_sys.amr").read_text(encoding="utf-8").strip()
+    gold, system = tmp_path / "g.amr", tmp_path / "s.amr"
+    gold.write_text("\n\n".join([gold_one] * 24) + "\n", encoding="utf-8")
+    system.write_text("\n\n".join([sys_one] * 24) + "\n", encoding="utf-8")
+    serial = smatch_files(str(gold), str(system), keep_records=True)
+    assert {r["method"] for r in serial.records} == {"ilp"}
+    threads = smatch_files(str(gold), str(system), keep_records=True, executor=ThreadExecutor(2), chunk=1)
+    _same_result(serial, threads)
+    assert [r["method"] for r in threads.records] == [r["method"] for r in serial.records]
+    print("still here")  # standard output still works after the solvers were made
+    sys.stdout.flush()

@@ -11,6 +11,7 @@ Objective: ``sum U_ij x_ij + sum y_ef``.
 
 from __future__ import annotations
 
+import _thread
 import os
 import time
 from collections import defaultdict
@@ -78,28 +79,37 @@ def _silenced_fds() -> None:
 
 _INT_MAX = 2**31 - 1
 
-_SOLVER: tuple[int, object] | None = None
-"""(process id, HiGHS instance): one solver per process, created silently and reused."""
+_SOLVERS: dict = {}
+"""(process id, thread id) -> HiGHS instance: one solver per thread of each process,
+created silently and reused."""
+
+_SILENCING = _thread.allocate_lock()
+"""Held while fds 1 and 2 point to the null device: two threads silencing at once would
+each save the other's null device as the descriptor to restore (standard output lost for
+the rest of the run)."""
 
 
 def quiet_highs():
-    """This process's HiGHS instance, with no model and logging off.
+    """This thread's HiGHS instance, with no model and logging off.
 
     highspy (1.16) prints a banner from the constructor, before any option applies, on
-    the C-level stdout: the instance is therefore built once per process with fds 1 and 2
-    pointing to the null device, and reused (its model cleared) for every solve.  Worker
-    processes (fork) get their own on first use.
+    the C-level stdout: the instance is therefore built once per thread with fds 1 and 2
+    pointing to the null device (one thread at a time), and reused (its model cleared) for
+    every solve of that thread.  Worker processes (fork) and threads (``smatch -j 2``: the
+    pairs the compiled stage leaves open reach the LP and ILP on either thread) get their
+    own on first use: an instance holds one model, and two solves on one would mix them.
     """
-    global _SOLVER
-    pid = os.getpid()
-    if _SOLVER is None or _SOLVER[0] != pid:
+    key = (os.getpid(), _thread.get_ident())
+    h = _SOLVERS.get(key)
+    if h is None:
         import highspy
 
-        with _silenced_fds():
+        with _SILENCING, _silenced_fds():
             h = highspy.Highs()
             h.setOptionValue("output_flag", False)
-        _SOLVER = (pid, h)
-    h = _SOLVER[1]
+        if len(_SOLVERS) >= 16:  # threads come and go: no unbounded growth
+            _SOLVERS.clear()
+        _SOLVERS[key] = h
     h.clearModel()
     return h
 
