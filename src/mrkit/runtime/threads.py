@@ -1,15 +1,19 @@
-"""Two threads for compiled work that lets go of the GIL.
+"""Threads for compiled work that lets go of the GIL.
 
-The compiled reader (:func:`mrkit.features.triples.pair_codes_units`) and the kernels of the
-coded metrics (SEMA, SemBLEU, WLK, SIMPLE) run without the GIL, so two calls of them on two
-halves of a batch run on two cores at once inside one process: no fork, no pipe, no copy.
-:func:`both` runs one call on a second thread while this thread runs the other.
+The compiled reader (:func:`mrkit.features.triples.pair_codes_units`), the kernels of the
+coded metrics (SEMA, SemBLEU, WLK, SIMPLE) and Smatch's chunk calls (``code_pairs_units``,
+``smatch_stages``) run without the GIL, so calls of them on two threads run on two cores at
+once inside one process: no fork, no pipe, no copy.  :func:`both` runs one call on a second
+thread while this thread runs the other; :class:`SharedMap` runs a stream of tasks on
+several threads (``mrkit smatch -j 2``).
 
-Built on :mod:`_thread` (part of the interpreter, already loaded) rather than
-:mod:`threading`, whose import costs more than a small corpus takes to score (start-up,
-issue 14).  Who may use a second thread is the executor's decision
-(:attr:`mrkit.runtime.executor.SerialExecutor.threads`): the automatic one (``-j 0``) on
-two cores or more, never ``-j 1``.
+Built on :mod:`_thread` (part of the interpreter, already loaded) and :mod:`_queue` rather
+than :mod:`threading`, whose import costs more than a small corpus takes to score
+(start-up, issue 14).  Who may use threads is the executor's decision: the automatic
+:class:`~mrkit.runtime.executor.SerialExecutor` (``-j 0``) for a second thread of the coded
+``score`` path (:attr:`~mrkit.runtime.executor.SerialExecutor.threads`), a
+:class:`~mrkit.runtime.executor.ThreadExecutor`, or an automatic
+:class:`~mrkit.runtime.executor.ProcessExecutor` asked to prefer threads; never ``-j 1``.
 """
 
 from __future__ import annotations
