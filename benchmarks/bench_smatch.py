@@ -8,6 +8,8 @@
     python benchmarks/bench_smatch.py --parallel --corpus bio --times 50 # Bio test vs perturbed x50 (25,000 pairs)
     python benchmarks/bench_smatch.py --parallel --corpus lp --times 16 --timeline  # + the phases of each run
     python benchmarks/bench_smatch.py --parallel --times 5 --against ../main/src   # + another checkout, interleaved
+    python benchmarks/bench_smatch.py --parallel --times 5 --executor processes    # -j 2 as this process + a fork
+    python benchmarks/bench_smatch.py --parallel --times 5 --phase   # + smatch_files alone, after start-up
 
 ``--targets`` runs the workloads of issue 14's target table (SICK, STS, Little Prince
 1,562 pairs perturbed, Little Prince T5 200 pairs, Bio test vs itself) with mrkit and
@@ -143,6 +145,28 @@ pairs a copy: x16 is 24,992 pairs, 12.4 MB a side) and Bio test against its pert
 (500 long pairs a copy: x50 is 25,000 pairs, 31 MB a side)."""
 
 
+PHASE_WRAPPER = """\
+import sys, time
+import mrkit.cli, mrkit.cli.smatch
+from mrkit.pipeline.amr import smatch_files
+from mrkit.runtime.executor import make_executor
+gold, system, j, kind = sys.argv[1:5]
+with make_executor(kind, int(j)) as ex:
+    t = time.perf_counter()
+    smatch_files(gold, system, executor=ex)
+    print(f"PHASE {time.perf_counter() - t:.5f}", file=sys.stderr)
+"""
+"""``--phase``: one ``smatch_files`` call in a fresh process whose modules are imported (the
+scoring itself: reading, coding, aligning, collecting; no interpreter start-up, imports or
+report)."""
+
+
+def phase_run(gold: str, system: str, j: str, kind: str, timeout: float) -> float:
+    r = harness.run([sys.executable, "-c", PHASE_WRAPPER, gold, system, j, kind], 1, timeout, harness.mrkit_env())
+    m = re.search(r"PHASE ([\d.]+)", r.stderr)
+    return float(m.group(1)) if m else float("nan")
+
+
 def timeline_run(args: list[str], timeout: float) -> dict[str, float]:
     """The phases of one whole ``mrkit ARGS`` run (``timeline_smatch.summary``, ms)."""
     import timeline_smatch
@@ -157,15 +181,19 @@ TIMELINE = ("before", "to smatch_files", "to first task", "tail", "after map", "
 
 
 def parallel_table(repeat: int, timeout: float, times: tuple[int, ...] | None = None, corpus: str = "sick",
-                   timeline: bool = False, against: str | None = None) -> int:
+                   timeline: bool = False, against: str | None = None, executor: str = "auto",
+                   phase: bool = False) -> int:
     """Wall clock and CPU per process of -j 1 and -j 2 (runs interleaved) on a corpus
     repeated ``times`` times (:data:`PARALLEL_CORPORA`; SICK x5 also without blank lines
-    between graphs): where do two workers pay (pipeline/amr.py SHARED_MIN_BYTES)?  On a
+    between graphs): where do two workers pay (pipeline/amr.py THREADS_MIN_BYTES,
+    SHARED_MIN_BYTES)?  ``executor``: the ``--executor`` of the -j 2 runs (auto: two threads
+    on the compiled path; processes: this process and a forked one).  ``phase``: also
+    ``smatch_files`` alone, after start-up (:data:`PHASE_WRAPPER`), -j 1 and -j 2.  On a
     shared machine the wall clock depends on the others' load (printed); the CPU seconds
-    show what each process did."""
+    show what each process did (threads count in this process's)."""
     import os
 
-    rows, trows = [], []
+    rows, trows, prows = [], [], []
     workload, default_times = PARALLEL_CORPORA[corpus]
     times = times or default_times
     label = {"sick": "SICK", "lp": "LP v1.6 vs perturbed", "bio": "Bio test vs perturbed"}[corpus]
@@ -179,7 +207,8 @@ def parallel_table(repeat: int, timeout: float, times: tuple[int, ...] | None = 
             got: dict[str, list] = {"1": [], "2": []} | ({"1 against": [], "2 against": []} if against else {})
             for _ in range(repeat):
                 for j in got:
-                    got[j].append(cpu_run(["smatch", gold, system, "-j", j.split()[0]], 1, timeout,
+                    extra = ["--executor", executor] if j.startswith("2") and executor != "auto" else []
+                    got[j].append(cpu_run(["smatch", gold, system, "-j", j.split()[0], *extra], 1, timeout,
                                           against if j.endswith("against") else None))
             med = {j: [sorted(c)[len(c) // 2] for c in zip(*v)] for j, v in got.items()}
             if against:  # the other checkout's -j 1 and -j 2, run interleaved with this one's
@@ -190,6 +219,14 @@ def parallel_table(repeat: int, timeout: float, times: tuple[int, ...] | None = 
                              f"{os.getloadavg()[0]:.1f}"))
                 print("\t".join(rows[-1]), file=sys.stderr, flush=True)
             one, two = med["1"], med["2"]
+            if phase:  # the scoring alone, interleaved, median of the repeats
+                ph: dict[str, list] = {"1": [], "2": []}
+                for _ in range(repeat):
+                    for j in ph:
+                        ph[j].append(phase_run(gold, system, j, executor if j == "2" else "auto", timeout))
+                p1, p2 = (sorted(v)[len(v) // 2] for v in ph.values())
+                prows.append((name, f"{1000 * p1:.1f}", f"{1000 * p2:.1f}", harness.ratio(p1, p2, 2)))
+                print("\t".join(prows[-1]), file=sys.stderr, flush=True)
             if timeline:  # where the part of -j 2 that is not split goes (ms, medians)
                 phases = {j: [timeline_run(["smatch", gold, system, "-j", j], timeout) for _ in range(repeat)]
                           for j in ("1", "2")}
@@ -203,7 +240,10 @@ def parallel_table(repeat: int, timeout: float, times: tuple[int, ...] | None = 
                          f"{os.getloadavg()[0]:.1f}"))
             print("\t".join(rows[-1]), file=sys.stderr, flush=True)
     harness.table(("corpus", "pairs", "gold MB", "-j 1 s", "-j 2 s", "speed-up of -j 2", "-j 1 CPU s",
-                   "-j 2 CPU s (parent + workers)", "peak MB -j 1 / -j 2 parent, worker", "load"), rows)
+                   "-j 2 CPU s (this process + forked)", "peak MB -j 1 / -j 2 this process, forked", "load"), rows)
+    if prows:
+        print()
+        harness.table(("corpus", "smatch_files -j 1 ms", "-j 2 ms", "speed-up of -j 2 (scoring alone)"), prows)
     if trows:
         print()
         harness.table(("corpus", "run", *(f"{k} ms" for k in TIMELINE)), trows)
@@ -281,13 +321,20 @@ def main() -> int:
     ap.add_argument("--against", metavar="SRC",
                     help="with --parallel: also run another checkout's mrkit (its src directory), interleaved "
                          "with this one's, as rows marked (against)")
+    ap.add_argument("--executor", default="auto", choices=("auto", "threads", "processes"),
+                    help="with --parallel: the --executor of the -j 2 runs (default auto: two threads "
+                         "where the compiled path applies)")
+    ap.add_argument("--phase", action="store_true",
+                    help="with --parallel: also smatch_files alone in a fresh process after its imports "
+                         "(the scoring without start-up and report), -j 1 and -j 2")
     ap.add_argument("--timeline", action="store_true",
                     help="with --parallel: also the phases of -j 1 and -j 2 (benchmarks/timeline_smatch.py): "
                          "start-up and exit, to the first task, the idle tail, after the map (ms, medians)")
     args = ap.parse_args()
     if args.parallel:
         times = tuple(int(t) for t in args.times.split(",")) if args.times else None
-        return parallel_table(max(args.repeat, 3), args.timeout, times, args.corpus, args.timeline, args.against)
+        return parallel_table(max(args.repeat, 3), args.timeout, times, args.corpus, args.timeline, args.against,
+                              args.executor, args.phase)
     if args.targets:
         args.workloads, args.tools, args.repeat = ",".join(TARGETS), "mrkit,smatch", max(args.repeat, 5)
     if not DATA.exists():
