@@ -1689,6 +1689,24 @@ static int unit_text(const Py_buffer *buf, int64_t base, const int64_t *u, text_
     return text_of(*str, t) ? 1 : -1;
 }
 
+/* unit k of `units` (int64 triples, file offsets) into u, and its text in buf (file offset
+ * base) into t when all ASCII (ascii: the whole buffer is): 1 plain (t set, one byte per
+ * character, no Python object), 0 other bytes, -1 outside the buffer.  No GIL needed. */
+static int unit_plain(const Py_buffer *buf, int64_t base, const Py_buffer *units, Py_ssize_t k, int ascii,
+                      int64_t u[3], text_t *t) {
+    memcpy(u, (const char *)units->buf + 24 * k, 3 * sizeof(int64_t));
+    int64_t a = u[0] - base, b = u[1] - base;
+    if (a < 0 || b < a || b > buf->len) return -1;
+    const unsigned char *p = (const unsigned char *)buf->buf + a;
+    if (!ascii && !all_ascii(p, (Py_ssize_t)(b - a))) return 0;
+    t->kind = PyUnicode_1BYTE_KIND;
+    t->data = p;
+    t->n = (Py_ssize_t)(b - a);
+    t->str = NULL;
+    t->decoded = 0;
+    return 1;
+}
+
 static PyObject *t_pair_codes_units(PyObject *self, PyObject *args) {
     Py_buffer bufs[2], units[2];
     long long base[2];
@@ -1717,20 +1735,10 @@ static PyObject *t_pair_codes_units(PyObject *self, PyObject *args) {
         int64_t u[2][3];
         int plain = 1;
         for (int side = 0; side < 2; side++) {
-            memcpy(u[side], (const char *)units[side].buf + 24 * k, sizeof u[side]);
-            int64_t a = u[side][0] - base[side], b = u[side][1] - base[side];
-            if (a < 0 || b < a || b > bufs[side].len) { bad = 2; break; }
-            const unsigned char *p = (const unsigned char *)bufs[side].buf + a;
-            if (ascii[side] || all_ascii(p, (Py_ssize_t)(b - a))) {
-                t[side].kind = PyUnicode_1BYTE_KIND;
-                t[side].data = p;
-                t[side].n = (Py_ssize_t)(b - a);
-                t[side].str = NULL;
-                t[side].decoded = 0;
-                tx[side] = &t[side];
-            } else {
-                plain = 0;
-            }
+            int r = unit_plain(&bufs[side], base[side], &units[side], k, ascii[side], u[side], &t[side]);
+            if (r < 0) { bad = 2; break; }
+            if (r > 0) tx[side] = &t[side];
+            else plain = 0;
         }
         if (bad) break;
         if (plain) {
@@ -1953,18 +1961,10 @@ static PyObject *t_code_pairs_units(PyObject *self, PyObject *args) {
         int64_t u[2][3];
         int plain = 1;
         for (int side = 0; side < 2; side++) {
-            memcpy(u[side], (const char *)units[side].buf + 24 * k, sizeof u[side]);
-            int64_t a = u[side][0] - base[side], b = u[side][1] - base[side];
-            if (a < 0 || b < a || b > bufs[side].len) { bad = 2; break; }
-            const unsigned char *p = (const unsigned char *)bufs[side].buf + a;
-            if (ascii[side] || all_ascii(p, (Py_ssize_t)(b - a))) {
-                t[side].kind = PyUnicode_1BYTE_KIND;
-                t[side].data = p;
-                t[side].n = (Py_ssize_t)(b - a);
-                t[side].str = NULL;
-                t[side].decoded = 0;
-                continue;
-            }
+            int r = unit_plain(&bufs[side], base[side], &units[side], k, ascii[side], u[side], &t[side]);
+            if (r < 0) { bad = 2; break; }
+            if (r > 0) continue;
+            const unsigned char *p = (const unsigned char *)bufs[side].buf + (u[side][0] - base[side]);
             /* other bytes: decoded here (no GIL), or, when not well-formed, below with it */
             if (ndecoded == dcap) {
                 void **nd = realloc(decoded, sizeof *decoded * (dcap * 2 + 16));
@@ -1972,7 +1972,7 @@ static PyObject *t_code_pairs_units(PyObject *self, PyObject *args) {
                 decoded = nd;
                 dcap = dcap * 2 + 16;
             }
-            int d = decode_utf8(p, (Py_ssize_t)(b - a), &t[side], &decoded[ndecoded]);
+            int d = decode_utf8(p, (Py_ssize_t)(u[side][1] - u[side][0]), &t[side], &decoded[ndecoded]);
             if (d < 0) { bad = 1; break; }
             if (d > 0) ndecoded++;
             else plain = 0;

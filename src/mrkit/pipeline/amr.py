@@ -298,8 +298,6 @@ def _score_units_coded(fast: tuple, labels: tuple[str, str], paths: tuple[str, s
     if _NAN not in scores or all(x == x for x in matched):  # every pair certified (no NaN)
         return _packed_columns(ids, matched, counts, scores)
     # a pair the first stage leaves open: the general way, pair by pair, as _score_texts
-    from ..codecs.penman import parse_block
-
     config, keep, record = fast[5]
     sizes = array("q")
     sizes.frombytes(counts)
@@ -314,15 +312,26 @@ def _score_units_coded(fast: tuple, labels: tuple[str, str], paths: tuple[str, s
             certs.append(1)
             bounds.append(matched[j])
             continue
-        k = k0 + j
         (gstart, gtext), = unit_texts(gpath, glabel, gunits[24 * j:24 * j + 24])
         (sstart, stext), = unit_texts(spath, slabel, sunits[24 * j:24 * j + 24])
-        g = parse_block(gstart, gtext, glabel, k)
-        s = parse_block(sstart, stext, slabel, k)
-        if len(g) != 1 or len(s) != 1:
+        item = _general_pair(k0 + j, (gstart, gtext), (sstart, stext), labels, config, keep, record)
+        if item is None:
             return None
-        _add_scored(_scored(k, g[0], s[0], config, keep, record), out_ids, cols, certs, bounds, None)
+        _add_scored(item, out_ids, cols, certs, bounds, None)
     return _packed(out_ids, cols, certs, bounds, None)
+
+
+def _general_pair(k: int, gold: tuple[int, str], system: tuple[int, str], labels: tuple[str, str],
+                  config: "AlignConfig", keep: frozenset[str], record: bool) -> tuple | None:
+    """Pair ``k`` of two (first line, text) blocks the general way (the PENMAN codec, the
+    engine): :func:`_scored`'s item, or None when a block does not hold exactly one graph."""
+    from ..codecs.penman import parse_block
+
+    g = parse_block(gold[0], gold[1], labels[0], k)
+    s = parse_block(system[0], system[1], labels[1], k)
+    if len(g) != 1 or len(s) != 1:
+        return None
+    return _scored(k, g[0], s[0], config, keep, record)
 
 
 def _packed_columns(ids: list, matched: array, counts: bytes, scores: bytes) -> tuple:
@@ -371,7 +380,6 @@ def _score_texts(config, keep, record, glabel, slabel, k0, golds, systems) -> tu
     gives, without a Python object per node.  Any other pair (unusual PENMAN, an error, a
     search the first stage does not certify) goes the general way below."""
     fast = _fast_path(config, keep, record)
-    parse_block = None  # the PENMAN codec (and the graph model) load when a pair needs them
     ids, cols, certs, bounds = [], ([], [], []), bytearray(), []
     matched, n_gold, n_system = (c.append for c in cols)
     records = [] if record else None
@@ -389,13 +397,10 @@ def _score_texts(config, keep, record, glabel, slabel, k0, golds, systems) -> tu
                     certs.append(1)
                     bounds.append(score)
                     continue
-        if parse_block is None:
-            from ..codecs.penman import parse_block
-        g = parse_block(gstart, gtext, glabel, k)
-        s = parse_block(sstart, stext, slabel, k)
-        if len(g) != 1 or len(s) != 1:
+        item = _general_pair(k, (gstart, gtext), (sstart, stext), (glabel, slabel), config, keep, record)
+        if item is None:
             return None
-        _add_scored(_scored(k, g[0], s[0], config, keep, record), ids, cols, certs, bounds, records)
+        _add_scored(item, ids, cols, certs, bounds, records)
     return _packed(ids, cols, certs, bounds, records)
 
 
