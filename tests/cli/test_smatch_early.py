@@ -80,3 +80,23 @@ def test_main_runs_with_early_threads_and_prints_what_one_thread_prints(tmp_path
     assert capsys.readouterr().out == one
     assert len(started) == 1 and taken and taken[0] is not None  # started early, taken by the run
     assert amr._EARLY == []
+
+
+def test_threads_of_a_run_that_fails_first_are_stopped(tmp_path, capsys):
+    """A run that stops before it takes the early threads (here: an output it cannot write)
+    leaves none running behind it."""
+    from mrkit.runtime.threads import SharedMap
+
+    lines = [f"(w / want-01 :ARG0 (b / boy{k % 7}))" for k in range(20000)]
+    gold = tmp_path / "g.amr"
+    gold.write_text("\n\n".join(lines) + "\n", encoding="utf-8")
+    started = []
+    real_start = SharedMap.start
+    SharedMap.start = lambda self: started.append(self) or real_start(self)
+    try:
+        assert cli.main(["smatch", "-j", "2", str(gold), str(gold), "-o", str(tmp_path / "no" / "such" / "dir")]) == 2
+    finally:
+        SharedMap.start = real_start
+    assert "cannot write" in capsys.readouterr().err
+    assert started and started[0].others == 0 and started[0].over  # stopped, its other thread ended
+    assert amr._EARLY == []

@@ -320,11 +320,15 @@ def _quick(argv: list[str]) -> int:
 
     args = quick_parse(argv)  # the plain forms of score and smatch, without argparse
     if args is not None:
-        if argv[0] == "smatch":
-            from .smatch import start_early
+        if argv[0] != "smatch":
+            return _main(args)
+        from .smatch import start_early, stop_early
 
-            start_early(args)  # its threads score while the command loads
-        return _main(args)
+        start_early(args)  # its threads score while the command loads
+        try:
+            return _main(args)
+        finally:
+            stop_early()  # a run that stopped before it took them (an error, another way)
     return _parsed(argv)
 
 

@@ -88,6 +88,13 @@ def start_early(args) -> None:
         return
 
 
+def stop_early() -> None:
+    """Stop the threads :func:`start_early` started if the run did not take them."""
+    from ..pipeline.amr import _drop_early
+
+    _drop_early()
+
+
 def run(args) -> int:
     from ..pipeline.amr import STDIN, parallel_worth_it, smatch_files
 

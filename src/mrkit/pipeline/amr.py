@@ -279,8 +279,6 @@ def _score_units_coded(fast: tuple, labels: tuple[str, str], paths: tuple[str, s
     results (tested).  A pair the stage does not certify goes the general way, as there;
     ``None`` (the caller goes :func:`_score_texts`'s way) when the coder refuses a pair, so
     that unusual PENMAN and errors take exactly that way."""
-    from array import array
-
     from ..codecs.penman_units import unit_bytes, unit_texts
 
     (glabel, slabel), (gpath, spath), (k0, gunits, sunits) = labels, paths, items
@@ -821,8 +819,9 @@ def _smatch_stream(gold, system, gfmt, sfmt, config, executor, keep, keep_record
                 # GIL-free chunks (the compiled path): an automatic executor runs threads
                 fast = _fast_path(config, keep, keep_records)
                 coded = fast is not None and fast[4] is not None
-                early = _early_map((gold, system, config, frozenset(keep), keep_records, chunk, thread_workers(executor)))
-                if early is not None and coded:
+                early = (_early_map((gold, system, config, frozenset(keep), keep_records, chunk, thread_workers(executor)))
+                         if coded else _drop_early())
+                if early is not None:
                     results = early.results()
                 else:
                     results = mapper(fn, tasks, prefer="threads" if coded else None)
@@ -886,6 +885,7 @@ def _early_map(settings: tuple):
 
 
 def _drop_early() -> None:
+    """Stop the threads :func:`smatch_ahead` started, if any (they end their chunk first)."""
     while _EARLY:
         _EARLY.pop()[1].close()
 
