@@ -344,3 +344,26 @@ def test_threads_solving_ilps_at_once_give_the_serial_rows(tmp_path):
     assert [r["method"] for r in threads.records] == [r["method"] for r in serial.records]
     print("still here")  # standard output still works after the solvers were made
     sys.stdout.flush()
+
+
+def test_a_chunk_that_regroups_stops_the_other_thread(tmp_path, monkeypatch):
+    """A chunk whose blocks are not one graph each (None from the chunk): the run regroups
+    graph by graph, and the other thread stops at once instead of scoring the rest of the
+    files for nothing."""
+    import mrkit.pipeline.amr as amr
+    from mrkit.runtime.executor import ThreadExecutor
+    from mrkit.runtime.threads import SharedMap
+
+    one = "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))"
+    gold, system = tmp_path / "g.amr", tmp_path / "s.amr"
+    gold.write_text("\n\n".join([one] * 6000) + "\n", encoding="utf-8")
+    system.write_text("\n\n".join([one.replace("boy", "girl")] * 6000) + "\n", encoding="utf-8")
+    serial = smatch_files(str(gold), str(system))
+    real = amr._score_units_of
+    monkeypatch.setattr(amr, "_score_units_of", lambda *a: None if a[-1][0] == 100 else real(*a))
+    closed = []
+    real_close = SharedMap.close
+    monkeypatch.setattr(SharedMap, "close", lambda self: closed.append(self.drawn) or real_close(self))
+    threads = smatch_files(str(gold), str(system), executor=ThreadExecutor(2), chunk=50)
+    _same_result(serial, threads)
+    assert closed and closed[0] < 6000 // 50  # stopped before drawing every chunk

@@ -814,6 +814,7 @@ def _smatch_stream(gold, system, gfmt, sfmt, config, executor, keep, keep_record
             fn = _score_blocks
         if mapper is None or PRELOAD_SHARED:  # workers forked now share the modules
             _preload(config, keep, keep_records, executor)
+        results = None
         try:
             if mapper is not None:
                 # GIL-free chunks (the compiled path): an automatic executor runs threads
@@ -830,6 +831,9 @@ def _smatch_stream(gold, system, gfmt, sfmt, config, executor, keep, keep_record
             col, bound = _collect(results, collector, progress)
         except _Regroup:
             col = None
+            close = getattr(results, "close", None)
+            if close is not None:  # other threads or workers stop now, not at the end of the files
+                close()
     if col is None:
         items = ((k, g, s) for k, (g, s) in enumerate(_pairs(gold, system, gfmt, sfmt)))
         tasks = ((config, keep, keep_records, c) for c in chunked(items, chunk or CHUNK))
