@@ -229,3 +229,35 @@ def test_empty_graphs_score_zero_like_smatch_stage():
 
 if os.environ.get("MRKIT_PURE_PENMAN"):  # pragma: no cover
     pytestmark = pytest.mark.skip("compiled reader off")
+
+
+@pytest.mark.parametrize("bad", [None] + BAD_UTF8, ids=lambda b: "utf8" if b is None else b.hex())
+def test_pair_codes_units_decodes_utf8_as_the_str_reading(bad):
+    """The coded metrics' reader (pair_codes_units) decodes UTF-8 blocks in C too: the same
+    ids, codes and refused pairs as pair_codes of the decoded blocks; bytes that are not
+    UTF-8 refuse their pair."""
+    texts = ["# ::id Straße-1 \n(a / straße :name \"Ünïcödé\")", "# ::id 日本-1\n(a / dog :mod \"β😀\")",
+             "# ::zh 当我还只有六岁的时候\n# ::id lp_1\n(a / dog :ARG0-of (b / bark-01))", "(a / İstanbul :mod b)"]
+    raw = [t.encode() for t in texts]
+    if bad is not None:
+        raw[2] = raw[2].replace("六".encode(), bad)
+    buf, units = b"", array("q")
+    for r in raw:
+        units.extend((len(buf), len(buf) + len(r), 1))
+        buf += r + b"\n\n"
+    ids, codes, refused = _triples.pair_codes_units(buf, 0, units.tobytes(), buf, 0, units.tobytes(), KEEP)
+    blocks = []
+    for r in raw:
+        try:
+            blocks.append(r.decode("utf-8"))
+        except UnicodeDecodeError:
+            blocks.append(None)
+    unreadable = {k for k, b in enumerate(blocks) if b is None}
+    want_ids, want_codes, want_refused = _triples.pair_codes([b or "" for b in blocks], [b or "" for b in blocks],
+                                                              KEEP)
+    assert refused == sorted(set(want_refused) | unreadable)
+    assert [ids[k] for k in range(len(raw)) if k not in unreadable] == [
+        want_ids[k] for k in range(len(raw)) if k not in unreadable]
+    assert ids[:2] == ["Straße-1", "日本-1"]
+    if bad is None:
+        assert bytes(codes) == bytes(want_codes) and refused == want_refused

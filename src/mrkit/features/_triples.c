@@ -1450,339 +1450,6 @@ done:
     return rv;
 }
 
-/* the state of one pair_codes call */
-typedef struct {
-    strtab words;
-    vec_t out;
-    char *tmp;
-    size_t tcap;
-    scratch_t w;
-    graph_t g;
-    PyObject *ids;         /* per pair: the gold block's id (a str) or None */
-    const char **id_p;     /* per pair: an id still in the bytes (NULL: none), its length */
-    Py_ssize_t *id_n;      /* (made a str by coder_result, with the GIL) */
-    vec_t refused;         /* the refused pairs' numbers */
-} coder_t;
-
-static void coder_free(coder_t *c) {
-    Py_XDECREF(c->ids);
-    st_free(&c->words);
-    scratch_free(&c->w);
-    graph_free(&c->g);
-    free(c->out.v); free(c->tmp); free(c->id_p); free(c->id_n); free(c->refused.v);
-}
-
-/* 0 ready (ids: a list of np Nones to fill); -1 Python error (coder_free it).  With the
- * GIL; coder_pair of a text of bytes (text_t str NULL) then runs without it. */
-static int coder_init(coder_t *c, PyObject *keep, Py_ssize_t np) {
-    memset(c, 0, sizeof *c);
-    if (st_init(&c->words, 1024, 16384) < 0 || st_init(&c->w.vars, 64, 256) < 0 || st_id(&c->words, "", 0) != 0
-        || !(c->id_p = calloc((size_t)np + 1, sizeof *c->id_p)) || !(c->id_n = calloc((size_t)np + 1, sizeof *c->id_n))
-        || !(c->w.ks = malloc(sizeof *c->w.ks * ((size_t)PyTuple_GET_SIZE(keep) + 1)))
-        || !(c->w.kl = malloc(sizeof *c->w.kl * ((size_t)PyTuple_GET_SIZE(keep) + 1)))) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (Py_ssize_t q = 0; q < PyTuple_GET_SIZE(keep); q++) {
-        PyObject *role = PyTuple_GET_ITEM(keep, q);
-        if (!PyUnicode_Check(role)) {
-            PyErr_SetString(PyExc_TypeError, "keep: a tuple of str");
-            return -1;
-        }
-        if (!(c->w.ks[q] = PyUnicode_AsUTF8AndSize(role, &c->w.kl[q]))) return -1;
-        c->w.nk = q + 1;
-    }
-    if (!(c->ids = PyList_New(np))) return -1;
-    for (Py_ssize_t k = 0; k < np; k++) { Py_INCREF(Py_None); PyList_SET_ITEM(c->ids, k, Py_None); }
-    return 0;
-}
-
-/* codes pair k of texts tx[0] (gold) and tx[1] (system; NULL: a block that is not a
- * str); 0 done, -1 Python error.  Without the GIL when both texts are bytes of ASCII
- * (text_t str NULL; then no Python object is made or let go: memory errors take the GIL
- * to say so), with it otherwise. */
-static int coder_pair(coder_t *c, text_t *tx[2], Py_ssize_t k) {
-    size_t start = c->out.n;
-    int ok = 1;
-    PyObject *id = NULL;
-    const char *id_p = NULL;
-    Py_ssize_t id_n = 0;
-    for (int side = 0; side < 2 && ok; side++) {
-        int r = tx[side] ? read_text(tx[side], &c->g, side == 0) : 0;
-        if (r > 0) r = graph_codes(tx[side], &c->g, &c->words, &c->out, &c->tmp, &c->tcap, &c->w);
-        if (r < 0) { Py_XDECREF(id); Py_CLEAR(c->g.id); return -1; }
-        if (r == 0) ok = 0;
-        else if (side == 0 && c->g.id) { id = c->g.id; c->g.id = NULL; }
-        else if (side == 0 && c->g.id_p) { id_p = c->g.id_p; id_n = c->g.id_n; }
-    }
-    Py_CLEAR(c->g.id);   /* (a refused gold block's: set only when read with the GIL) */
-    if (!ok) {
-        Py_CLEAR(id);
-        c->out.n = start;
-        for (int q = 0; q < 10; q++)
-            if (vpush(&c->out, q % 5 == 0 ? -1 : 0) < 0) { set_nomem(); return -1; }
-        if (vpush(&c->refused, k) < 0) { set_nomem(); return -1; }
-        return 0;
-    }
-    if (id) {
-        PyObject *was = PyList_GET_ITEM(c->ids, k);
-        PyList_SET_ITEM(c->ids, k, id);
-        Py_DECREF(was);
-    } else if (id_p) {
-        c->id_p[k] = id_p;
-        c->id_n[k] = id_n;
-    }
-    return 0;
-}
-
-/* ------------------------------------------------------------ the codes, not copied
- *
- * The codes of a call are handed out as a read-only memoryview of the very buffer they were
- * written to (an object of this type owns it): no copy into a bytes object, whose pages
- * (as many as the codes': 2.4 MB on SICK) cost a page fault each on first touch -- ~600
- * faults, a fifth of the coding (issue 14). The kernels read any buffer. */
-
-typedef struct {
-    PyObject_HEAD
-    int64_t *v;
-    Py_ssize_t n;   /* values */
-} codes_obj;
-
-static void codes_dealloc(PyObject *self) {
-    free(((codes_obj *)self)->v);
-    Py_TYPE(self)->tp_free(self);
-}
-
-static int codes_getbuffer(PyObject *self, Py_buffer *view, int flags) {
-    static char empty[8];
-    codes_obj *o = (codes_obj *)self;
-    return PyBuffer_FillInfo(view, self, o->v ? (void *)o->v : (void *)empty, o->n * (Py_ssize_t)sizeof(int64_t), 1,
-                             flags);
-}
-
-static PyBufferProcs codes_as_buffer = {codes_getbuffer, NULL};
-
-static PyTypeObject codes_type = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "mrkit.features._triples.Codes",
-    .tp_basicsize = sizeof(codes_obj),
-    .tp_dealloc = codes_dealloc,
-    .tp_as_buffer = &codes_as_buffer,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "The int64 codes of a pair_codes call (read through a memoryview).",
-};
-
-/* a read-only memoryview of the values of v (n values; owned from now on, freed with the
- * view: the caller forgets it), or NULL (a Python error; v freed) */
-static PyObject *codes_view(int64_t *v, size_t n) {
-    if (v && n) {   /* the capacity left over: given back (a realloc that shrinks: no copy) */
-        int64_t *w = realloc(v, n * sizeof(int64_t));
-        if (w) v = w;
-    }
-    codes_obj *o = PyObject_New(codes_obj, &codes_type);
-    if (!o) {
-        free(v);
-        return NULL;
-    }
-    o->v = v;
-    o->n = (Py_ssize_t)n;
-    PyObject *view = PyMemoryView_FromObject((PyObject *)o);
-    Py_DECREF(o);
-    return view;
-}
-
-/* (ids, codes, refused) of a finished call (with the GIL; np pairs) */
-static PyObject *coder_result(coder_t *c, Py_ssize_t np) {
-    for (Py_ssize_t k = 0; k < np; k++)
-        if (c->id_p[k]) {
-            PyObject *v = PyUnicode_FromStringAndSize(c->id_p[k], c->id_n[k]);
-            if (!v) return NULL;
-            PyObject *was = PyList_GET_ITEM(c->ids, k);
-            PyList_SET_ITEM(c->ids, k, v);
-            Py_DECREF(was);
-        }
-    PyObject *refused = PyList_New((Py_ssize_t)c->refused.n);
-    if (!refused) return NULL;
-    for (size_t q = 0; q < c->refused.n; q++) {
-        PyObject *kk = PyLong_FromLongLong(c->refused.v[q]);
-        if (!kk) { Py_DECREF(refused); return NULL; }
-        PyList_SET_ITEM(refused, (Py_ssize_t)q, kk);
-    }
-    PyObject *codes = codes_view(c->out.v, c->out.n);
-    c->out.v = NULL;   /* the view's now */
-    c->out.n = c->out.cap = 0;
-    if (!codes) { Py_DECREF(refused); return NULL; }
-    return Py_BuildValue("(ONN)", c->ids, codes, refused);
-}
-
-static PyObject *t_pair_codes(PyObject *self, PyObject *args) {
-    PyObject *golds, *systems, *keep;
-    if (!PyArg_ParseTuple(args, "O!O!O!", &PyList_Type, &golds, &PyList_Type, &systems, &PyTuple_Type, &keep))
-        return NULL;
-    Py_ssize_t np = PyList_GET_SIZE(golds);
-    if (PyList_GET_SIZE(systems) != np) {
-        PyErr_SetString(PyExc_ValueError, "pair_codes: lists of different lengths");
-        return NULL;
-    }
-    coder_t c;
-    PyObject *result = NULL;
-    if (coder_init(&c, keep, np) < 0) goto out;
-    for (Py_ssize_t k = 0; k < np; k++) {
-        text_t t[2], *tx[2];
-        for (int side = 0; side < 2; side++)
-            tx[side] = text_of(PyList_GET_ITEM(side ? systems : golds, k), &t[side]) ? &t[side] : NULL;
-        if (coder_pair(&c, tx, k) < 0) goto out;
-    }
-    result = coder_result(&c, np);
-out:
-    coder_free(&c);
-    return result;
-}
-
-/* ------------------------------------------------------------ coded corpus from bytes
- *
- *   pair_codes_units(gold_buf, gold_base, gold_units, system_buf, system_base, system_units, keep)
- *       -> (ids, codes, refused)
- *
- * pair_codes of the blocks of two files given as byte ranges, with no Python object per
- * block: `*_buf` is a piece of the file (bytes-like, UTF-8) starting at file offset
- * `*_base`; `*_units` bytes of int64 triples (start, end, first line) in file offsets, as
- * mrkit.codecs._cut.scan gives them (its units are the blocks of iter_block_lists with
- * content_only), one per pair, both of the same length.  A block of ASCII bytes is read in
- * place, one byte per character; any other is decoded as UTF-8 (strict) to a str first.
- * The result is exactly pair_codes(decoded gold blocks, decoded system blocks, keep)
- * (tests/features/test_pair_codes.py). */
-
-/* the text of unit u (start, end) of buf (file offset base): 1 set (*str a new
- * reference when decoded), 0 not UTF-8 (error cleared: the pair is refused), -1 error */
-/* whether n bytes are all ASCII (a loop the compiler vectorises) */
-static int all_ascii(const unsigned char *p, Py_ssize_t n) {
-    unsigned char any = 0;
-    for (Py_ssize_t k = 0; k < n; k++) any |= p[k];
-    return !(any & 0x80);
-}
-
-/* (ascii: the whole buffer is known to be ASCII) */
-static int unit_text(const Py_buffer *buf, int64_t base, const int64_t *u, text_t *t, PyObject **str, int ascii) {
-    *str = NULL;
-    int64_t a = u[0] - base, b = u[1] - base;
-    if (a < 0 || b < a || b > buf->len) {
-        PyErr_SetString(PyExc_ValueError, "pair_codes_units: a unit outside its buffer");
-        return -1;
-    }
-    const unsigned char *p = (const unsigned char *)buf->buf + a;
-    Py_ssize_t n = (Py_ssize_t)(b - a);
-    if (ascii || all_ascii(p, n)) {
-        t->kind = PyUnicode_1BYTE_KIND;
-        t->data = p;
-        t->n = n;
-        t->str = NULL;
-        t->decoded = 0;
-        return 1;
-    }
-    *str = PyUnicode_DecodeUTF8((const char *)p, n, "strict");
-    if (!*str) {
-        if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) return -1;
-        PyErr_Clear();
-        return 0;
-    }
-    return text_of(*str, t) ? 1 : -1;
-}
-
-/* unit k of `units` (int64 triples, file offsets) into u, and its text in buf (file offset
- * base) into t when all ASCII (ascii: the whole buffer is): 1 plain (t set, one byte per
- * character, no Python object), 0 other bytes, -1 outside the buffer.  No GIL needed. */
-static int unit_plain(const Py_buffer *buf, int64_t base, const Py_buffer *units, Py_ssize_t k, int ascii,
-                      int64_t u[3], text_t *t) {
-    memcpy(u, (const char *)units->buf + 24 * k, 3 * sizeof(int64_t));
-    int64_t a = u[0] - base, b = u[1] - base;
-    if (a < 0 || b < a || b > buf->len) return -1;
-    const unsigned char *p = (const unsigned char *)buf->buf + a;
-    if (!ascii && !all_ascii(p, (Py_ssize_t)(b - a))) return 0;
-    t->kind = PyUnicode_1BYTE_KIND;
-    t->data = p;
-    t->n = (Py_ssize_t)(b - a);
-    t->str = NULL;
-    t->decoded = 0;
-    return 1;
-}
-
-static PyObject *t_pair_codes_units(PyObject *self, PyObject *args) {
-    Py_buffer bufs[2], units[2];
-    long long base[2];
-    PyObject *keep;
-    if (!PyArg_ParseTuple(args, "y*Ly*y*Ly*O!", &bufs[0], &base[0], &units[0], &bufs[1], &base[1], &units[1],
-                          &PyTuple_Type, &keep))
-        return NULL;
-    PyObject *result = NULL;
-    coder_t c;
-    int ready = 0;
-    Py_ssize_t np = units[0].len / 24;
-    if (units[0].len % 24 || units[1].len != units[0].len) {
-        PyErr_SetString(PyExc_ValueError, "pair_codes_units: units of different lengths (or not int64 triples)");
-        goto out;
-    }
-    ready = 1;
-    if (coder_init(&c, keep, np) < 0) goto out;
-    /* Without the GIL (another thread may code other pairs meanwhile: the buffers are
-     * held, and a pair of ASCII blocks needs no Python object); a pair with a block of
-     * other bytes takes it back to decode them. */
-    PyThreadState *ts = PyEval_SaveThread();
-    int ascii[2], bad = 0;
-    for (int side = 0; side < 2; side++) ascii[side] = all_ascii(bufs[side].buf, bufs[side].len);
-    for (Py_ssize_t k = 0; k < np && !bad; k++) {
-        text_t t[2], *tx[2];
-        int64_t u[2][3];
-        int plain = 1;
-        for (int side = 0; side < 2; side++) {
-            int r = unit_plain(&bufs[side], base[side], &units[side], k, ascii[side], u[side], &t[side]);
-            if (r < 0) { bad = 2; break; }
-            if (r > 0) tx[side] = &t[side];
-            else plain = 0;
-        }
-        if (bad) break;
-        if (plain) {
-            if (coder_pair(&c, tx, k) < 0) bad = 1;
-            continue;
-        }
-        PyEval_RestoreThread(ts);
-        PyObject *str[2] = {NULL, NULL};
-        for (int side = 0; side < 2 && !bad; side++) {
-            int r = unit_text(&bufs[side], base[side], u[side], &t[side], &str[side], ascii[side]);
-            if (r < 0) bad = 1;
-            tx[side] = r > 0 ? &t[side] : NULL;
-        }
-        if (!bad && coder_pair(&c, tx, k) < 0) bad = 1;
-        Py_XDECREF(str[0]); Py_XDECREF(str[1]);
-        ts = PyEval_SaveThread();
-    }
-    PyEval_RestoreThread(ts);
-    if (bad == 2) PyErr_SetString(PyExc_ValueError, "pair_codes_units: a unit outside its buffer");
-    if (bad) goto out;
-    result = coder_result(&c, np);
-out:
-    if (ready) coder_free(&c);
-    for (int side = 0; side < 2; side++) { PyBuffer_Release(&bufs[side]); PyBuffer_Release(&units[side]); }
-    return result;
-}
-
-/* ------------------------------------------------------------ Smatch codes of a chunk
- *
- *   code_pairs_units(gold_buf, gold_base, gold_units, system_buf, system_base, system_units,
- *                    keep, k0) -> (ids, counts, codes, offsets, refused)
- *
- * code_pair of every pair of a chunk of two files' blocks given as byte ranges (the
- * arguments of pair_codes_units), in one call and, for blocks of ASCII bytes, without the
- * GIL: another thread codes or scores other chunks meanwhile (`mrkit smatch -j 2`).  Per
- * pair k: ids[k] the gold block's `# ::id` value, or str(k0 + k + 1) without one (None when
- * refused); counts[k], counts[np + k] (int64 bytes; np pairs) its gold and system triples
- * (0 when refused); its codes
- * (code_pair's layout, for _kernel.smatch_stage / smatch_stages) are the int64 values
- * offsets[k]:offsets[k + 1] of `codes` (a read-only memoryview); `refused` the pairs
- * code_pair gives None for (an empty range in `offsets`).  Each pair is coded exactly as
- * code_pair codes its decoded blocks, with a string table of its own
- * (tests/features/test_code_pairs_units.py). */
-
 /* UTF-8 bytes p[0:n] (not all ASCII) decoded as PyUnicode_DecodeUTF8(p, n, "strict") would
  * decode them, without the GIL: the characters in a new buffer (*owned, the caller frees
  * it) of the kind the str would have (1: Latin-1, 2, 4 bytes a character), as decoded text
@@ -1863,6 +1530,369 @@ static int decode_utf8(const unsigned char *p, Py_ssize_t n, text_t *t, void **o
     *owned = buf;
     return 1;
 }
+
+/* decode_utf8 of p[0:n] with the buffer kept in *kept (*nk of them, room for *cap) until
+ * the call ends (ids may point into it): 1 decoded, 0 not well-formed, -1 memory. */
+static int decode_kept(const unsigned char *p, Py_ssize_t n, text_t *t, void ***kept, size_t *nk, size_t *cap) {
+    if (*nk == *cap) {
+        void **nd = realloc(*kept, sizeof **kept * (*cap * 2 + 16));
+        if (!nd) return -1;
+        *kept = nd;
+        *cap = *cap * 2 + 16;
+    }
+    int d = decode_utf8(p, n, t, &(*kept)[*nk]);
+    if (d > 0) (*nk)++;
+    return d;
+}
+
+/* the state of one pair_codes call */
+typedef struct {
+    strtab words;
+    vec_t out;
+    char *tmp;
+    size_t tcap;
+    scratch_t w;
+    graph_t g;
+    PyObject *ids;         /* per pair: the gold block's id (a str) or None */
+    const char **id_p;     /* per pair: an id still in the bytes (NULL: none), its length */
+    Py_ssize_t *id_n;      /* (made a str by coder_result, with the GIL) */
+    unsigned char *id_k;   /* and its characters' kind (0: UTF-8 bytes; else decoded text's) */
+    vec_t refused;         /* the refused pairs' numbers */
+    void **decoded;        /* texts decoded without the GIL (decode_kept): ids may point into them */
+    size_t ndecoded, dcap;
+} coder_t;
+
+static void coder_free(coder_t *c) {
+    Py_XDECREF(c->ids);
+    st_free(&c->words);
+    scratch_free(&c->w);
+    graph_free(&c->g);
+    free(c->out.v); free(c->tmp); free(c->id_p); free(c->id_n); free(c->id_k); free(c->refused.v);
+    for (size_t q = 0; q < c->ndecoded; q++) free(c->decoded[q]);
+    free(c->decoded);
+}
+
+/* 0 ready (ids: a list of np Nones to fill); -1 Python error (coder_free it).  With the
+ * GIL; coder_pair of a text of bytes (text_t str NULL) then runs without it. */
+static int coder_init(coder_t *c, PyObject *keep, Py_ssize_t np) {
+    memset(c, 0, sizeof *c);
+    if (st_init(&c->words, 1024, 16384) < 0 || st_init(&c->w.vars, 64, 256) < 0 || st_id(&c->words, "", 0) != 0
+        || !(c->id_p = calloc((size_t)np + 1, sizeof *c->id_p)) || !(c->id_n = calloc((size_t)np + 1, sizeof *c->id_n))
+        || !(c->id_k = calloc((size_t)np + 1, 1))
+        || !(c->w.ks = malloc(sizeof *c->w.ks * ((size_t)PyTuple_GET_SIZE(keep) + 1)))
+        || !(c->w.kl = malloc(sizeof *c->w.kl * ((size_t)PyTuple_GET_SIZE(keep) + 1)))) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t q = 0; q < PyTuple_GET_SIZE(keep); q++) {
+        PyObject *role = PyTuple_GET_ITEM(keep, q);
+        if (!PyUnicode_Check(role)) {
+            PyErr_SetString(PyExc_TypeError, "keep: a tuple of str");
+            return -1;
+        }
+        if (!(c->w.ks[q] = PyUnicode_AsUTF8AndSize(role, &c->w.kl[q]))) return -1;
+        c->w.nk = q + 1;
+    }
+    if (!(c->ids = PyList_New(np))) return -1;
+    for (Py_ssize_t k = 0; k < np; k++) { Py_INCREF(Py_None); PyList_SET_ITEM(c->ids, k, Py_None); }
+    return 0;
+}
+
+/* codes pair k of texts tx[0] (gold) and tx[1] (system; NULL: a block that is not a
+ * str); 0 done, -1 Python error.  Without the GIL when both texts are bytes of ASCII
+ * (text_t str NULL; then no Python object is made or let go: memory errors take the GIL
+ * to say so), with it otherwise. */
+static int coder_pair(coder_t *c, text_t *tx[2], Py_ssize_t k) {
+    size_t start = c->out.n;
+    int ok = 1;
+    PyObject *id = NULL;
+    const char *id_p = NULL;
+    Py_ssize_t id_n = 0;
+    int id_kind = 0;
+    for (int side = 0; side < 2 && ok; side++) {
+        int r = tx[side] ? read_text(tx[side], &c->g, side == 0) : 0;
+        if (r > 0) r = graph_codes(tx[side], &c->g, &c->words, &c->out, &c->tmp, &c->tcap, &c->w);
+        if (r < 0) { Py_XDECREF(id); Py_CLEAR(c->g.id); return -1; }
+        if (r == 0) ok = 0;
+        else if (side == 0 && c->g.id) { id = c->g.id; c->g.id = NULL; }
+        else if (side == 0 && c->g.id_p) { id_p = c->g.id_p; id_n = c->g.id_n; id_kind = c->g.id_kind; }
+    }
+    Py_CLEAR(c->g.id);   /* (a refused gold block's: set only when read with the GIL) */
+    if (!ok) {
+        Py_CLEAR(id);
+        c->out.n = start;
+        for (int q = 0; q < 10; q++)
+            if (vpush(&c->out, q % 5 == 0 ? -1 : 0) < 0) { set_nomem(); return -1; }
+        if (vpush(&c->refused, k) < 0) { set_nomem(); return -1; }
+        return 0;
+    }
+    if (id) {
+        PyObject *was = PyList_GET_ITEM(c->ids, k);
+        PyList_SET_ITEM(c->ids, k, id);
+        Py_DECREF(was);
+    } else if (id_p) {
+        c->id_p[k] = id_p;
+        c->id_n[k] = id_n;
+        c->id_k[k] = (unsigned char)id_kind;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ the codes, not copied
+ *
+ * The codes of a call are handed out as a read-only memoryview of the very buffer they were
+ * written to (an object of this type owns it): no copy into a bytes object, whose pages
+ * (as many as the codes': 2.4 MB on SICK) cost a page fault each on first touch -- ~600
+ * faults, a fifth of the coding (issue 14). The kernels read any buffer. */
+
+typedef struct {
+    PyObject_HEAD
+    int64_t *v;
+    Py_ssize_t n;   /* values */
+} codes_obj;
+
+static void codes_dealloc(PyObject *self) {
+    free(((codes_obj *)self)->v);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static int codes_getbuffer(PyObject *self, Py_buffer *view, int flags) {
+    static char empty[8];
+    codes_obj *o = (codes_obj *)self;
+    return PyBuffer_FillInfo(view, self, o->v ? (void *)o->v : (void *)empty, o->n * (Py_ssize_t)sizeof(int64_t), 1,
+                             flags);
+}
+
+static PyBufferProcs codes_as_buffer = {codes_getbuffer, NULL};
+
+static PyTypeObject codes_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "mrkit.features._triples.Codes",
+    .tp_basicsize = sizeof(codes_obj),
+    .tp_dealloc = codes_dealloc,
+    .tp_as_buffer = &codes_as_buffer,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The int64 codes of a pair_codes call (read through a memoryview).",
+};
+
+/* a read-only memoryview of the values of v (n values; owned from now on, freed with the
+ * view: the caller forgets it), or NULL (a Python error; v freed) */
+static PyObject *codes_view(int64_t *v, size_t n) {
+    if (v && n) {   /* the capacity left over: given back (a realloc that shrinks: no copy) */
+        int64_t *w = realloc(v, n * sizeof(int64_t));
+        if (w) v = w;
+    }
+    codes_obj *o = PyObject_New(codes_obj, &codes_type);
+    if (!o) {
+        free(v);
+        return NULL;
+    }
+    o->v = v;
+    o->n = (Py_ssize_t)n;
+    PyObject *view = PyMemoryView_FromObject((PyObject *)o);
+    Py_DECREF(o);
+    return view;
+}
+
+/* (ids, codes, refused) of a finished call (with the GIL; np pairs) */
+static PyObject *coder_result(coder_t *c, Py_ssize_t np) {
+    for (Py_ssize_t k = 0; k < np; k++)
+        if (c->id_p[k]) {
+            PyObject *v = c->id_k[k] ? PyUnicode_FromKindAndData(c->id_k[k], c->id_p[k], c->id_n[k])
+                                     : PyUnicode_FromStringAndSize(c->id_p[k], c->id_n[k]);
+            if (!v) return NULL;
+            PyObject *was = PyList_GET_ITEM(c->ids, k);
+            PyList_SET_ITEM(c->ids, k, v);
+            Py_DECREF(was);
+        }
+    PyObject *refused = PyList_New((Py_ssize_t)c->refused.n);
+    if (!refused) return NULL;
+    for (size_t q = 0; q < c->refused.n; q++) {
+        PyObject *kk = PyLong_FromLongLong(c->refused.v[q]);
+        if (!kk) { Py_DECREF(refused); return NULL; }
+        PyList_SET_ITEM(refused, (Py_ssize_t)q, kk);
+    }
+    PyObject *codes = codes_view(c->out.v, c->out.n);
+    c->out.v = NULL;   /* the view's now */
+    c->out.n = c->out.cap = 0;
+    if (!codes) { Py_DECREF(refused); return NULL; }
+    return Py_BuildValue("(ONN)", c->ids, codes, refused);
+}
+
+static PyObject *t_pair_codes(PyObject *self, PyObject *args) {
+    PyObject *golds, *systems, *keep;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyList_Type, &golds, &PyList_Type, &systems, &PyTuple_Type, &keep))
+        return NULL;
+    Py_ssize_t np = PyList_GET_SIZE(golds);
+    if (PyList_GET_SIZE(systems) != np) {
+        PyErr_SetString(PyExc_ValueError, "pair_codes: lists of different lengths");
+        return NULL;
+    }
+    coder_t c;
+    PyObject *result = NULL;
+    if (coder_init(&c, keep, np) < 0) goto out;
+    for (Py_ssize_t k = 0; k < np; k++) {
+        text_t t[2], *tx[2];
+        for (int side = 0; side < 2; side++)
+            tx[side] = text_of(PyList_GET_ITEM(side ? systems : golds, k), &t[side]) ? &t[side] : NULL;
+        if (coder_pair(&c, tx, k) < 0) goto out;
+    }
+    result = coder_result(&c, np);
+out:
+    coder_free(&c);
+    return result;
+}
+
+/* ------------------------------------------------------------ coded corpus from bytes
+ *
+ *   pair_codes_units(gold_buf, gold_base, gold_units, system_buf, system_base, system_units, keep)
+ *       -> (ids, codes, refused)
+ *
+ * pair_codes of the blocks of two files given as byte ranges, with no Python object per
+ * block: `*_buf` is a piece of the file (bytes-like, UTF-8) starting at file offset
+ * `*_base`; `*_units` bytes of int64 triples (start, end, first line) in file offsets, as
+ * mrkit.codecs._cut.scan gives them (its units are the blocks of iter_block_lists with
+ * content_only), one per pair, both of the same length.  A block of ASCII bytes is read in
+ * place, one byte per character; any other is decoded from UTF-8 in C, as the strict
+ * decoder decodes it (decode_utf8, no GIL), or, when not well-formed, to a str with the GIL.
+ * The result is exactly pair_codes(decoded gold blocks, decoded system blocks, keep)
+ * (tests/features/test_pair_codes.py). */
+
+/* the text of unit u (start, end) of buf (file offset base): 1 set (*str a new
+ * reference when decoded), 0 not UTF-8 (error cleared: the pair is refused), -1 error */
+/* whether n bytes are all ASCII (a loop the compiler vectorises) */
+static int all_ascii(const unsigned char *p, Py_ssize_t n) {
+    unsigned char any = 0;
+    for (Py_ssize_t k = 0; k < n; k++) any |= p[k];
+    return !(any & 0x80);
+}
+
+/* (ascii: the whole buffer is known to be ASCII) */
+static int unit_text(const Py_buffer *buf, int64_t base, const int64_t *u, text_t *t, PyObject **str, int ascii) {
+    *str = NULL;
+    int64_t a = u[0] - base, b = u[1] - base;
+    if (a < 0 || b < a || b > buf->len) {
+        PyErr_SetString(PyExc_ValueError, "pair_codes_units: a unit outside its buffer");
+        return -1;
+    }
+    const unsigned char *p = (const unsigned char *)buf->buf + a;
+    Py_ssize_t n = (Py_ssize_t)(b - a);
+    if (ascii || all_ascii(p, n)) {
+        t->kind = PyUnicode_1BYTE_KIND;
+        t->data = p;
+        t->n = n;
+        t->str = NULL;
+        t->decoded = 0;
+        return 1;
+    }
+    *str = PyUnicode_DecodeUTF8((const char *)p, n, "strict");
+    if (!*str) {
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) return -1;
+        PyErr_Clear();
+        return 0;
+    }
+    return text_of(*str, t) ? 1 : -1;
+}
+
+/* unit k of `units` (int64 triples, file offsets) into u, and its text in buf (file offset
+ * base) into t when all ASCII (ascii: the whole buffer is): 1 plain (t set, one byte per
+ * character, no Python object), 0 other bytes, -1 outside the buffer.  No GIL needed. */
+static int unit_plain(const Py_buffer *buf, int64_t base, const Py_buffer *units, Py_ssize_t k, int ascii,
+                      int64_t u[3], text_t *t) {
+    memcpy(u, (const char *)units->buf + 24 * k, 3 * sizeof(int64_t));
+    int64_t a = u[0] - base, b = u[1] - base;
+    if (a < 0 || b < a || b > buf->len) return -1;
+    const unsigned char *p = (const unsigned char *)buf->buf + a;
+    if (!ascii && !all_ascii(p, (Py_ssize_t)(b - a))) return 0;
+    t->kind = PyUnicode_1BYTE_KIND;
+    t->data = p;
+    t->n = (Py_ssize_t)(b - a);
+    t->str = NULL;
+    t->decoded = 0;
+    return 1;
+}
+
+static PyObject *t_pair_codes_units(PyObject *self, PyObject *args) {
+    Py_buffer bufs[2], units[2];
+    long long base[2];
+    PyObject *keep;
+    if (!PyArg_ParseTuple(args, "y*Ly*y*Ly*O!", &bufs[0], &base[0], &units[0], &bufs[1], &base[1], &units[1],
+                          &PyTuple_Type, &keep))
+        return NULL;
+    PyObject *result = NULL;
+    coder_t c;
+    int ready = 0;
+    Py_ssize_t np = units[0].len / 24;
+    if (units[0].len % 24 || units[1].len != units[0].len) {
+        PyErr_SetString(PyExc_ValueError, "pair_codes_units: units of different lengths (or not int64 triples)");
+        goto out;
+    }
+    ready = 1;
+    if (coder_init(&c, keep, np) < 0) goto out;
+    /* Without the GIL (another thread may code other pairs meanwhile: the buffers are
+     * held, a pair of ASCII blocks needs no Python object, and other UTF-8 is decoded in
+     * C); a pair with a block that is not well-formed UTF-8 takes it back. */
+    PyThreadState *ts = PyEval_SaveThread();
+    int ascii[2], bad = 0;
+    for (int side = 0; side < 2; side++) ascii[side] = all_ascii(bufs[side].buf, bufs[side].len);
+    for (Py_ssize_t k = 0; k < np && !bad; k++) {
+        text_t t[2], *tx[2];
+        int64_t u[2][3];
+        int plain = 1;
+        for (int side = 0; side < 2; side++) {
+            int r = unit_plain(&bufs[side], base[side], &units[side], k, ascii[side], u[side], &t[side]);
+            if (r < 0) { bad = 2; break; }
+            if (r == 0) {   /* other bytes: decoded here (no GIL), or, when not well-formed, below with it */
+                r = decode_kept((const unsigned char *)bufs[side].buf + (u[side][0] - base[side]),
+                                (Py_ssize_t)(u[side][1] - u[side][0]), &t[side], &c.decoded, &c.ndecoded, &c.dcap);
+                if (r < 0) { bad = 1; break; }
+            }
+            if (r > 0) tx[side] = &t[side];
+            else plain = 0;
+        }
+        if (bad) break;
+        if (plain) {
+            if (coder_pair(&c, tx, k) < 0) bad = 1;
+            continue;
+        }
+        PyEval_RestoreThread(ts);
+        PyObject *str[2] = {NULL, NULL};
+        for (int side = 0; side < 2 && !bad; side++) {
+            int r = unit_text(&bufs[side], base[side], u[side], &t[side], &str[side], ascii[side]);
+            if (r < 0) bad = 1;
+            tx[side] = r > 0 ? &t[side] : NULL;
+        }
+        if (!bad && coder_pair(&c, tx, k) < 0) bad = 1;
+        Py_XDECREF(str[0]); Py_XDECREF(str[1]);
+        ts = PyEval_SaveThread();
+    }
+    PyEval_RestoreThread(ts);
+    if (bad == 2) PyErr_SetString(PyExc_ValueError, "pair_codes_units: a unit outside its buffer");
+    else if (bad == 1 && !PyErr_Occurred()) PyErr_NoMemory();
+    if (bad) goto out;
+    result = coder_result(&c, np);
+out:
+    if (ready) coder_free(&c);
+    for (int side = 0; side < 2; side++) { PyBuffer_Release(&bufs[side]); PyBuffer_Release(&units[side]); }
+    return result;
+}
+
+/* ------------------------------------------------------------ Smatch codes of a chunk
+ *
+ *   code_pairs_units(gold_buf, gold_base, gold_units, system_buf, system_base, system_units,
+ *                    keep, k0) -> (ids, counts, codes, offsets, refused)
+ *
+ * code_pair of every pair of a chunk of two files' blocks given as byte ranges (the
+ * arguments of pair_codes_units), in one call and, for blocks of ASCII bytes, without the
+ * GIL: another thread codes or scores other chunks meanwhile (`mrkit smatch -j 2`).  Per
+ * pair k: ids[k] the gold block's `# ::id` value, or str(k0 + k + 1) without one (None when
+ * refused); counts[k], counts[np + k] (int64 bytes; np pairs) its gold and system triples
+ * (0 when refused); its codes
+ * (code_pair's layout, for _kernel.smatch_stage / smatch_stages) are the int64 values
+ * offsets[k]:offsets[k + 1] of `codes` (a read-only memoryview); `refused` the pairs
+ * code_pair gives None for (an empty range in `offsets`).  Each pair is coded exactly as
+ * code_pair codes its decoded blocks, with a string table of its own
+ * (tests/features/test_code_pairs_units.py). */
 
 /* st_init's state again, keeping what was allocated (a table grown by a large graph is
  * given back) */
@@ -1951,8 +1981,9 @@ static PyObject *t_code_pairs_units(PyObject *self, PyObject *args) {
     if (!(offsets = PyBytes_FromStringAndSize(NULL, 8 * (np + 1)))) goto out;
     int64_t *cnt = (int64_t *)PyBytes_AS_STRING(counts), *off = (int64_t *)PyBytes_AS_STRING(offsets);
     off[0] = 0;
-    /* Without the GIL (the buffers are held; a pair of ASCII blocks needs no Python object);
-     * a pair with a block of other bytes takes it back to decode them. */
+    /* Without the GIL (the buffers are held; a pair of ASCII blocks needs no Python object,
+     * other UTF-8 is decoded in C); a pair with a block that is not well-formed UTF-8 takes
+     * it back. */
     PyThreadState *ts = PyEval_SaveThread();
     int ascii[2], bad = 0;
     for (int side = 0; side < 2; side++) ascii[side] = all_ascii(bufs[side].buf, bufs[side].len);
@@ -1964,18 +1995,11 @@ static PyObject *t_code_pairs_units(PyObject *self, PyObject *args) {
             int r = unit_plain(&bufs[side], base[side], &units[side], k, ascii[side], u[side], &t[side]);
             if (r < 0) { bad = 2; break; }
             if (r > 0) continue;
-            const unsigned char *p = (const unsigned char *)bufs[side].buf + (u[side][0] - base[side]);
             /* other bytes: decoded here (no GIL), or, when not well-formed, below with it */
-            if (ndecoded == dcap) {
-                void **nd = realloc(decoded, sizeof *decoded * (dcap * 2 + 16));
-                if (!nd) { bad = 1; break; }
-                decoded = nd;
-                dcap = dcap * 2 + 16;
-            }
-            int d = decode_utf8(p, (Py_ssize_t)(u[side][1] - u[side][0]), &t[side], &decoded[ndecoded]);
+            int d = decode_kept((const unsigned char *)bufs[side].buf + (u[side][0] - base[side]),
+                                (Py_ssize_t)(u[side][1] - u[side][0]), &t[side], &decoded, &ndecoded, &dcap);
             if (d < 0) { bad = 1; break; }
-            if (d > 0) ndecoded++;
-            else plain = 0;
+            if (d == 0) plain = 0;
         }
         if (bad) break;
         Py_ssize_t na = 0, nb = 0;
