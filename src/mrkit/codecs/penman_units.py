@@ -111,13 +111,7 @@ def unit_texts(path: str | os.PathLike, label: str, units: bytes) -> list[tuple[
     a.frombytes(units)
     if not a:
         return []
-    first, last = a[0], a[-2]
-    try:
-        with open(path, "rb") as fh:
-            fh.seek(first)
-            buf = fh.read(last - first)
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", label) from None
+    buf, first = unit_bytes(path, label, units)
     if buf.isascii():  # byte offsets are character offsets: decode once, slice the text
         text = buf.decode("ascii")
         return [(a[i + 2], text[a[i] - first:a[i + 1] - first]) for i in range(0, len(a), 3)]

@@ -1767,39 +1767,10 @@ static int all_ascii(const unsigned char *p, Py_ssize_t n) {
     return !(any & 0x80);
 }
 
-/* (ascii: the whole buffer is known to be ASCII) */
-static int unit_text(const Py_buffer *buf, int64_t base, const int64_t *u, text_t *t, PyObject **str, int ascii) {
-    *str = NULL;
-    int64_t a = u[0] - base, b = u[1] - base;
-    if (a < 0 || b < a || b > buf->len) {
-        PyErr_SetString(PyExc_ValueError, "pair_codes_units: a unit outside its buffer");
-        return -1;
-    }
-    const unsigned char *p = (const unsigned char *)buf->buf + a;
-    Py_ssize_t n = (Py_ssize_t)(b - a);
-    if (ascii || all_ascii(p, n)) {
-        t->kind = PyUnicode_1BYTE_KIND;
-        t->data = p;
-        t->n = n;
-        t->str = NULL;
-        t->decoded = 0;
-        return 1;
-    }
-    *str = PyUnicode_DecodeUTF8((const char *)p, n, "strict");
-    if (!*str) {
-        if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) return -1;
-        PyErr_Clear();
-        return 0;
-    }
-    return text_of(*str, t) ? 1 : -1;
-}
-
-/* unit k of `units` (int64 triples, file offsets) into u, and its text in buf (file offset
- * base) into t when all ASCII (ascii: the whole buffer is): 1 plain (t set, one byte per
- * character, no Python object), 0 other bytes, -1 outside the buffer.  No GIL needed. */
-static int unit_plain(const Py_buffer *buf, int64_t base, const Py_buffer *units, Py_ssize_t k, int ascii,
-                      int64_t u[3], text_t *t) {
-    memcpy(u, (const char *)units->buf + 24 * k, 3 * sizeof(int64_t));
+/* the unit u (start, end) of buf (file offset base) as text when all ASCII (ascii: the
+ * whole buffer is known to be): 1 plain (t set, one byte per character, no Python object),
+ * 0 other bytes, -1 outside the buffer.  No GIL needed. */
+static int unit_ascii(const Py_buffer *buf, int64_t base, const int64_t *u, int ascii, text_t *t) {
     int64_t a = u[0] - base, b = u[1] - base;
     if (a < 0 || b < a || b > buf->len) return -1;
     const unsigned char *p = (const unsigned char *)buf->buf + a;
@@ -1810,6 +1781,28 @@ static int unit_plain(const Py_buffer *buf, int64_t base, const Py_buffer *units
     t->str = NULL;
     t->decoded = 0;
     return 1;
+}
+
+static int unit_text(const Py_buffer *buf, int64_t base, const int64_t *u, text_t *t, PyObject **str, int ascii) {
+    *str = NULL;
+    int r = unit_ascii(buf, base, u, ascii, t);
+    if (r < 0) PyErr_SetString(PyExc_ValueError, "pair_codes_units: a unit outside its buffer");
+    if (r != 0) return r;
+    const char *p = (const char *)buf->buf + (u[0] - base);
+    *str = PyUnicode_DecodeUTF8(p, (Py_ssize_t)(u[1] - u[0]), "strict");
+    if (!*str) {
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) return -1;
+        PyErr_Clear();
+        return 0;
+    }
+    return text_of(*str, t) ? 1 : -1;
+}
+
+/* unit k of `units` (int64 triples, file offsets) into u, then unit_ascii of it */
+static int unit_plain(const Py_buffer *buf, int64_t base, const Py_buffer *units, Py_ssize_t k, int ascii,
+                      int64_t u[3], text_t *t) {
+    memcpy(u, (const char *)units->buf + 24 * k, 3 * sizeof(int64_t));
+    return unit_ascii(buf, base, u, ascii, t);
 }
 
 static PyObject *t_pair_codes_units(PyObject *self, PyObject *args) {

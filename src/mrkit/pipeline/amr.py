@@ -200,7 +200,8 @@ def _score_graphs(task: tuple) -> tuple:
 
 def _fast_path(config: "AlignConfig", keep: frozenset[str], record: bool):
     """The compiled common case of one pair, ``(code_pair, smatch_stage, keep, (work, restarts,
-    seed))``, or ``None`` when it does not apply (records asked for, the compiled modules missing, the
+    seed), (code_pairs_units, smatch_stages) or None)`` (the last: a chunk at once, where the
+    modules have it), or ``None`` when it does not apply (records asked for, the compiled modules missing, the
     pure-Python reader forced by ``MRKIT_PURE_PENMAN``, ``MRKIT_NO_FAST_SMATCH`` set)."""
     if record or os.environ.get("MRKIT_PURE_PENMAN") or os.environ.get("MRKIT_NO_FAST_SMATCH"):
         return None
@@ -234,8 +235,7 @@ def _fast_path_of(config: "AlignConfig", keep: frozenset[str]):
         work = max(0.0, float(config.time_limit)) * WORK_PER_SECOND
     batch = getattr(_triples, "code_pairs_units", None), getattr(_kernel, "smatch_stages", None)
     return (_triples.code_pair, _kernel.smatch_stage, tuple(sorted(keep)),
-            (work, config.restarts, config.seed & 0xFFFFFFFFFFFFFFFF), None if None in batch else batch,
-            (config, keep, False))
+            (work, config.restarts, config.seed & 0xFFFFFFFFFFFFFFFF), None if None in batch else batch)
 
 
 def _score_blocks(task: tuple) -> tuple | None:
@@ -261,7 +261,7 @@ def _score_units_of(config: "AlignConfig", keep: frozenset[str], record: bool, l
     (glabel, slabel), (gpath, spath), (k0, gunits, sunits) = labels, paths, items
     fast = _fast_path(config, keep, record)
     if fast is not None and fast[4] is not None:
-        done = _score_units_coded(fast, labels, paths, items)
+        done = _score_units_coded(fast, config, keep, labels, paths, items)
         if done is not None:
             return done
     golds = unit_texts(gpath, glabel, gunits)
@@ -269,8 +269,8 @@ def _score_units_of(config: "AlignConfig", keep: frozenset[str], record: bool, l
     return _score_texts(config, keep, record, glabel, slabel, k0, golds, systems)
 
 
-def _score_units_coded(fast: tuple, labels: tuple[str, str], paths: tuple[str, str],
-                       items: tuple[int, bytes, bytes]) -> tuple | None:
+def _score_units_coded(fast: tuple, config: "AlignConfig", keep: frozenset[str], labels: tuple[str, str],
+                       paths: tuple[str, str], items: tuple[int, bytes, bytes]) -> tuple | None:
     """:func:`_score_units_of` of a chunk by two compiled calls that let go of the GIL for
     the whole chunk (another thread scores another chunk meanwhile: ``-j 2``):
     :func:`mrkit.features._triples.code_pairs_units` codes every pair straight from the
@@ -296,7 +296,6 @@ def _score_units_coded(fast: tuple, labels: tuple[str, str], paths: tuple[str, s
     if _NAN not in scores or all(x == x for x in matched):  # every pair certified (no NaN)
         return _packed_columns(ids, matched, counts, scores)
     # a pair the first stage leaves open: the general way, pair by pair, as _score_texts
-    config, keep, record = fast[5]
     sizes = array("q")
     sizes.frombytes(counts)
     cols, certs, bounds = ([], [], []), bytearray(), []
@@ -312,7 +311,7 @@ def _score_units_coded(fast: tuple, labels: tuple[str, str], paths: tuple[str, s
             continue
         (gstart, gtext), = unit_texts(gpath, glabel, gunits[24 * j:24 * j + 24])
         (sstart, stext), = unit_texts(spath, slabel, sunits[24 * j:24 * j + 24])
-        item = _general_pair(k0 + j, (gstart, gtext), (sstart, stext), labels, config, keep, record)
+        item = _general_pair(k0 + j, (gstart, gtext), (sstart, stext), labels, config, keep, False)
         if item is None:
             return None
         _add_scored(item, out_ids, cols, certs, bounds, None)
