@@ -11,7 +11,7 @@ setup(
         Extension(
             "mrkit.align._kernel",
             sources=["src/mrkit/align/_kernel.c"],
-            depends=["src/mrkit/align/_intern.h"],
+            depends=["src/mrkit/align/_intern.h", "src/mrkit/align/_arena.h"],
             extra_compile_args=["-O3", "-std=c99"],
         ),
         Extension(

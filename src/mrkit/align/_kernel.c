@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_arena.h"
+
 /* ------------------------------------------------------------------ helpers */
 
 static int get_buf(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize_t count,
@@ -70,16 +72,17 @@ static uint32_t rng_below(rng_t *r, uint32_t n) { return (uint32_t)(rng_next(r) 
 
 /* Minimum-cost assignment of n rows to distinct columns among m >= n (shortest
  * augmenting paths with potentials, O(n^2 m)).  cost is row-major n x m.
- * row_to_col receives the column of every row. */
-static int hungarian_min(const double *cost, int n, int m, int32_t *row_to_col) {
-    double *u = calloc((size_t)n + 1, sizeof(double));
-    double *v = calloc((size_t)m + 1, sizeof(double));
-    int *p = calloc((size_t)m + 1, sizeof(int));
-    int *way = calloc((size_t)m + 1, sizeof(int));
-    double *minv = malloc(((size_t)m + 1) * sizeof(double));
-    char *used = malloc((size_t)m + 1);
+ * row_to_col receives the column of every row; its work arrays come from A. */
+static int hungarian_min(arena_t *A, const double *cost, int n, int m, int32_t *row_to_col) {
+    amark_t mk = arena_mark(A);
+    double *u = arena_zalloc(A, (size_t)n + 1, sizeof(double));
+    double *v = arena_zalloc(A, (size_t)m + 1, sizeof(double));
+    int *p = arena_zalloc(A, (size_t)m + 1, sizeof(int));
+    int *way = arena_zalloc(A, (size_t)m + 1, sizeof(int));
+    double *minv = arena_alloc(A, ((size_t)m + 1) * sizeof(double));
+    char *used = arena_alloc(A, (size_t)m + 1);
     if (!u || !v || !p || !way || !minv || !used) {
-        free(u); free(v); free(p); free(way); free(minv); free(used);
+        arena_release(A, mk);
         return -1;
     }
     for (int i = 1; i <= n; i++) {
@@ -110,7 +113,7 @@ static int hungarian_min(const double *cost, int n, int m, int32_t *row_to_col) 
     }
     for (int j = 1; j <= m; j++)
         if (p[j]) row_to_col[p[j] - 1] = j - 1;
-    free(u); free(v); free(p); free(way); free(minv); free(used);
+    arena_release(A, mk);
     return 0;
 }
 
@@ -136,9 +139,13 @@ static PyObject *k_lsa(PyObject *self, PyObject *args) {
         for (int a = 0; a < rn; a++)
             for (int b = 0; b < rm; b++)
                 cost[(size_t)a * rm + b] = -(transpose ? w[(size_t)b * m + a] : w[(size_t)a * m + b]);
+        arena_t A = ARENA_INIT;
+        int rc;
         Py_BEGIN_ALLOW_THREADS
-        hungarian_min(cost, rn, rm, r2c);
+        rc = hungarian_min(&A, cost, rn, rm, r2c);
         Py_END_ALLOW_THREADS
+        arena_free(&A);
+        if (rc < 0) { free(cost); free(r2c); PyBuffer_Release(&wb); PyBuffer_Release(&ob); return PyErr_NoMemory(); }
         for (int a = 0; a < rn; a++) {
             int i = transpose ? r2c[a] : a, j = transpose ? a : r2c[a];
             out[i] = j;
@@ -248,25 +255,25 @@ static double climb_once(const prob_t *P, int32_t *m, int32_t *owner, double sco
  * row of a sweep and before every restart. */
 /* the work of climb() on plain arrays: returns the best score (mapping receives its
  * mapping), evaluations and restarts used in *evals, *used; -INFINITY: no memory */
-static double climb_core(const double *U, const uint8_t *allowed, const uint8_t *useful,
+static double climb_core(arena_t *A, const double *U, const uint8_t *allowed, const uint8_t *useful,
                          const int32_t *as, const int32_t *at, const int32_t *al,
                          const int32_t *bs, const int32_t *bt, const int32_t *bl,
                          int nA, int nB, int nE, int nEb, int32_t *mapping, int restarts,
                          unsigned long long seed, double target, long long max_evals,
                          long long *evals_out, int *used_out) {
     /* CSR: gold node -> incident gold edges (a loop once); system node -> outgoing edges */
-    int32_t *inc_ptr = calloc((size_t)nA + 2, sizeof(int32_t));
-    int32_t *inc_edge = malloc(sizeof(int32_t) * ((size_t)2 * nE + 1));
-    int32_t *bptr = calloc((size_t)nB + 2, sizeof(int32_t));
-    int32_t *blab = malloc(sizeof(int32_t) * ((size_t)nEb + 1));
-    int32_t *btgt = malloc(sizeof(int32_t) * ((size_t)nEb + 1));
-    int32_t *m = malloc(sizeof(int32_t) * (size_t)(nA + 1));
-    int32_t *owner = malloc(sizeof(int32_t) * (size_t)(nB + 1));
-    int32_t *order = malloc(sizeof(int32_t) * (size_t)(nA + 1));
-    int32_t *cand = malloc(sizeof(int32_t) * (size_t)(nB + 1));
+    amark_t mk = arena_mark(A);
+    int32_t *inc_ptr = arena_zalloc(A, (size_t)nA + 2, sizeof(int32_t));
+    int32_t *inc_edge = arena_alloc(A, sizeof(int32_t) * ((size_t)2 * nE + 1));
+    int32_t *bptr = arena_zalloc(A, (size_t)nB + 2, sizeof(int32_t));
+    int32_t *blab = arena_alloc(A, sizeof(int32_t) * ((size_t)nEb + 1));
+    int32_t *btgt = arena_alloc(A, sizeof(int32_t) * ((size_t)nEb + 1));
+    int32_t *m = arena_alloc(A, sizeof(int32_t) * (size_t)(nA + 1));
+    int32_t *owner = arena_alloc(A, sizeof(int32_t) * (size_t)(nB + 1));
+    int32_t *order = arena_alloc(A, sizeof(int32_t) * (size_t)(nA + 1));
+    int32_t *cand = arena_alloc(A, sizeof(int32_t) * (size_t)(nB + 1));
     if (!inc_ptr || !inc_edge || !bptr || !blab || !btgt || !m || !owner || !order || !cand) {
-        free(inc_ptr); free(inc_edge); free(bptr); free(blab); free(btgt);
-        free(m); free(owner); free(order); free(cand);
+        arena_release(A, mk);
         return -INFINITY;
     }
     long long evals = 0;
@@ -317,8 +324,7 @@ static double climb_core(const double *U, const uint8_t *allowed, const uint8_t 
         double s = climb_once(&P, m, owner, total_score(&P, m, nE), target, &evals, max_evals);
         if (s > best + 1e-9) { best = s; memcpy(mapping, m, sizeof(int32_t) * (size_t)nA); }
     }
-    free(inc_ptr); free(inc_edge); free(bptr); free(blab); free(btgt);
-    free(m); free(owner); free(order); free(cand);
+    arena_release(A, mk);
     *evals_out = evals;
     *used_out = used;
     return best;
@@ -345,10 +351,12 @@ static PyObject *k_climb(PyObject *self, PyObject *args) {
     long long evals = 0;
     int used = 0;
     double best;
+    arena_t A = ARENA_INIT;
     Py_BEGIN_ALLOW_THREADS
-    best = climb_core(b[0].buf, b[1].buf, b[2].buf, b[3].buf, b[4].buf, b[5].buf, b[6].buf, b[7].buf,
+    best = climb_core(&A, b[0].buf, b[1].buf, b[2].buf, b[3].buf, b[4].buf, b[5].buf, b[6].buf, b[7].buf,
                       b[8].buf, nA, nB, nE, nEb, b[9].buf, restarts, seed, target, max_evals, &evals, &used);
     Py_END_ALLOW_THREADS
+    arena_free(&A);
     release_bufs(b, 10);
     if (best == -INFINITY) return PyErr_NoMemory();
     return Py_BuildValue("dLi", best, evals, used);
@@ -362,21 +370,22 @@ static PyObject *k_climb(PyObject *self, PyObject *args) {
  * bound.  useful[i, j] = allowed and (U > 0 or some label/direction shared).  Returns the
  * trivial edge bound sum_l min(#gold edges with l, #system edges with l). */
 /* the work of weights() on plain arrays; returns the trivial edge bound, -1: no memory */
-static long weights_core(const double *U, const uint8_t *allowed, const int32_t *as, const int32_t *at,
+static long weights_core(arena_t *A, const double *U, const uint8_t *allowed, const int32_t *as, const int32_t *at,
                          const int32_t *al, const int32_t *bs, const int32_t *bt, const int32_t *bl,
                          int nA, int nB, int nEa, int nEb, int nL, double *w, uint8_t *useful, int mode) {
     double scale = mode == 0 ? 0.5 : 1.0;
     long edge_bound = 0;
     int L2 = 2 * (nL > 0 ? nL : 1);
-    int32_t *da = calloc((size_t)nA * L2 + 1, sizeof(int32_t));
-    int32_t *db = calloc((size_t)nB * L2 + 1, sizeof(int32_t));
-    int32_t *ca = calloc((size_t)L2 + 1, sizeof(int32_t));
-    int32_t *cb = calloc((size_t)L2 + 1, sizeof(int32_t));
+    amark_t mk = arena_mark(A);
+    int32_t *da = arena_zalloc(A, (size_t)nA * L2 + 1, sizeof(int32_t));
+    int32_t *db = arena_zalloc(A, (size_t)nB * L2 + 1, sizeof(int32_t));
+    int32_t *ca = arena_zalloc(A, (size_t)L2 + 1, sizeof(int32_t));
+    int32_t *cb = arena_zalloc(A, (size_t)L2 + 1, sizeof(int32_t));
     /* per gold node: the (slot, count) pairs it has, to skip empty slots */
-    int32_t *alist = malloc(sizeof(int32_t) * ((size_t)2 * nEa + 1));
-    int32_t *aptr = calloc((size_t)nA + 1, sizeof(int32_t));
+    int32_t *alist = arena_alloc(A, sizeof(int32_t) * ((size_t)2 * nEa + 1));
+    int32_t *aptr = arena_zalloc(A, (size_t)nA + 1, sizeof(int32_t));
     if (!da || !db || !ca || !cb || !alist || !aptr) {
-        free(da); free(db); free(ca); free(cb); free(alist); free(aptr);
+        arena_release(A, mk);
         return -1;
     }
     for (int e = 0; e < nEa; e++) {
@@ -413,7 +422,7 @@ static long weights_core(const double *U, const uint8_t *allowed, const int32_t 
             useful[ij] = (U[ij] > 0.0 || s > 0.0) ? 1 : 0;
         }
     }
-    free(da); free(db); free(ca); free(cb); free(alist); free(aptr);
+    arena_release(A, mk);
     return edge_bound;
 }
 
@@ -430,10 +439,12 @@ static PyObject *k_weights(PyObject *self, PyObject *args) {
     const char *names[10] = {"U", "allowed", "a_src", "a_tgt", "a_lab", "b_src", "b_tgt", "b_lab", "w", "useful"};
     if (get_bufs(o, b, 10, isz, cnt, 8, names) < 0) return NULL;
     long edge_bound;
+    arena_t A = ARENA_INIT;
     Py_BEGIN_ALLOW_THREADS
-    edge_bound = weights_core(b[0].buf, b[1].buf, b[2].buf, b[3].buf, b[4].buf, b[5].buf, b[6].buf,
+    edge_bound = weights_core(&A, b[0].buf, b[1].buf, b[2].buf, b[3].buf, b[4].buf, b[5].buf, b[6].buf,
                               b[7].buf, nA, nB, nEa, nEb, nL, b[8].buf, b[9].buf, mode);
     Py_END_ALLOW_THREADS
+    arena_free(&A);
     release_bufs(b, 10);
     if (edge_bound < 0) return PyErr_NoMemory();
     return PyLong_FromLong(edge_bound);
@@ -451,7 +462,14 @@ static int cmp_kv(const void *a, const void *b) {
 /* out[k] = dense rank of key[k] among the distinct keys; returns their number */
 static int dense_ids(const int64_t *key, int n, int32_t *out, kv_t *tmp) {
     for (int k = 0; k < n; k++) { tmp[k].key = key[k]; tmp[k].k = k; }
-    qsort(tmp, (size_t)n, sizeof(kv_t), cmp_kv);
+    if (n > 24) qsort(tmp, (size_t)n, sizeof(kv_t), cmp_kv);
+    else   /* (insertion sort for a few: the ranks do not depend on the order of equal keys) */
+        for (int i = 1; i < n; i++) {
+            kv_t x = tmp[i];
+            int j = i;
+            while (j > 0 && tmp[j - 1].key > x.key) { tmp[j] = tmp[j - 1]; j--; }
+            tmp[j] = x;
+        }
     int id = -1;
     for (int t = 0; t < n; t++) {
         if (t == 0 || tmp[t].key != tmp[t - 1].key) id++;
@@ -483,7 +501,7 @@ static inline int is_candidate(int e, int f, const int32_t *as, const int32_t *a
  * while its other end is not used moves its pay to the other end.  Stops as soon as the
  * bound drops below target. */
 /* the work of lagrangian() on plain arrays; *fail set on memory failure */
-static double lagrangian_core(const double *U, const uint8_t *allowed, const int32_t *as, const int32_t *at,
+static double lagrangian_core(arena_t *A, const double *U, const uint8_t *allowed, const int32_t *as, const int32_t *at,
                               const int32_t *al, const int32_t *bs, const int32_t *bt, const int32_t *bl,
                               int nA, int nB, int nEa, int nEb, int iters, double target, long long max_cands,
                               int *fail_out) {
@@ -498,17 +516,18 @@ static double lagrangian_core(const double *U, const uint8_t *allowed, const int
     if (nA == 0 || nB == 0 || K == 0 || K > max_cands) goto done_core;
     {
         int n = (int)K, rn = nA <= nB ? nA : nB, rm = nA <= nB ? nB : nA, transpose = nA > nB;
-        int32_t *ce = malloc(sizeof(int32_t) * n), *cf = malloc(sizeof(int32_t) * n);
-        int32_t *cps = malloc(sizeof(int32_t) * n), *cpt = malloc(sizeof(int32_t) * n);
-        int32_t *gid = malloc(sizeof(int32_t) * 4 * (size_t)n);   /* 4 group ids per candidate */
-        int32_t *slot = malloc(sizeof(int32_t) * 2 * (size_t)n);  /* pair slot of each end */
-        int64_t *key = malloc(sizeof(int64_t) * 2 * (size_t)n);
-        kv_t *tmp = malloc(sizeof(kv_t) * 2 * (size_t)n);
-        double *lam = malloc(sizeof(double) * n);
-        double *W = malloc(sizeof(double) * (size_t)nA * nB);
-        double *cost = malloc(sizeof(double) * (size_t)rn * rm);
-        int32_t *r2c = malloc(sizeof(int32_t) * (rn + 1));
-        uint8_t *x = malloc((size_t)nA * nB);
+        amark_t mk = arena_mark(A);
+        int32_t *ce = arena_alloc(A, sizeof(int32_t) * n), *cf = arena_alloc(A, sizeof(int32_t) * n);
+        int32_t *cps = arena_alloc(A, sizeof(int32_t) * n), *cpt = arena_alloc(A, sizeof(int32_t) * n);
+        int32_t *gid = arena_alloc(A, sizeof(int32_t) * 4 * (size_t)n);   /* 4 group ids per candidate */
+        int32_t *slot = arena_alloc(A, sizeof(int32_t) * 2 * (size_t)n);  /* pair slot of each end */
+        int64_t *key = arena_alloc(A, sizeof(int64_t) * 2 * (size_t)n);
+        kv_t *tmp = arena_alloc(A, sizeof(kv_t) * 2 * (size_t)n);
+        double *lam = arena_alloc(A, sizeof(double) * n);
+        double *W = arena_alloc(A, sizeof(double) * (size_t)nA * nB);
+        double *cost = arena_alloc(A, sizeof(double) * (size_t)rn * rm);
+        int32_t *r2c = arena_alloc(A, sizeof(int32_t) * (rn + 1));
+        uint8_t *x = arena_alloc(A, (size_t)nA * nB);
         if (!ce || !cf || !cps || !cpt || !gid || !slot || !key || !tmp || !lam || !W || !cost || !r2c || !x) {
             fail = 1;
             goto cleanup;
@@ -534,14 +553,14 @@ static double lagrangian_core(const double *U, const uint8_t *allowed, const int
         /* pair slots over both ends */
         for (int k = 0; k < n; k++) { key[k] = cps[k]; key[n + k] = cpt[k]; }
         int ns = dense_ids(key, 2 * n, slot, tmp);
-        int32_t *spair = malloc(sizeof(int32_t) * ns);
+        int32_t *spair = arena_alloc(A, sizeof(int32_t) * ns);
         int32_t *gslot[4];
         double *gmax[4];
-        double *sacc = malloc(sizeof(double) * 4 * (size_t)ns);  /* per slot: src A, src B, tgt A, tgt B */
+        double *sacc = arena_alloc(A, sizeof(double) * 4 * (size_t)ns);  /* per slot: src A, src B, tgt A, tgt B */
         int ok = spair && sacc;
         for (int g = 0; g < 4; g++) {
-            gslot[g] = malloc(sizeof(int32_t) * (ng[g] + 1));
-            gmax[g] = malloc(sizeof(double) * (ng[g] + 1));
+            gslot[g] = arena_alloc(A, sizeof(int32_t) * (ng[g] + 1));
+            gmax[g] = arena_alloc(A, sizeof(double) * (ng[g] + 1));
             ok = ok && gslot[g] && gmax[g];
         }
         if (ok) {
@@ -574,7 +593,7 @@ static double lagrangian_core(const double *U, const uint8_t *allowed, const int
                 for (int r = 0; r < rn; r++)
                     for (int q = 0; q < rm; q++)
                         cost[(size_t)r * rm + q] = -(transpose ? W[(size_t)q * nB + r] : W[(size_t)r * nB + q]);
-                if (hungarian_min(cost, rn, rm, r2c) < 0) { fail = 1; break; }
+                if (hungarian_min(A, cost, rn, rm, r2c) < 0) { fail = 1; break; }
                 double total = 0.0;
                 memset(x, 0, (size_t)nA * nB);
                 for (int r = 0; r < rn; r++) {
@@ -599,11 +618,8 @@ static double lagrangian_core(const double *U, const uint8_t *allowed, const int
         } else {
             fail = 1;
         }
-        free(spair); free(sacc);
-        for (int g = 0; g < 4; g++) { free(gslot[g]); free(gmax[g]); }
     cleanup:
-        free(ce); free(cf); free(cps); free(cpt); free(gid); free(slot); free(key); free(tmp);
-        free(lam); free(W); free(cost); free(r2c); free(x);
+        arena_release(A, mk);
     }
 done_core:
     *fail_out = fail;
@@ -625,10 +641,12 @@ static PyObject *k_lagrangian(PyObject *self, PyObject *args) {
     if (get_bufs(o, b, 8, isz, cnt, 8, names) < 0) return NULL;
     int fail = 0;
     double best;
+    arena_t A = ARENA_INIT;
     Py_BEGIN_ALLOW_THREADS
-    best = lagrangian_core(b[0].buf, b[1].buf, b[2].buf, b[3].buf, b[4].buf, b[5].buf, b[6].buf, b[7].buf,
+    best = lagrangian_core(&A, b[0].buf, b[1].buf, b[2].buf, b[3].buf, b[4].buf, b[5].buf, b[6].buf, b[7].buf,
                            nA, nB, nEa, nEb, iters, target, max_cands, &fail);
     Py_END_ALLOW_THREADS
+    arena_free(&A);
     release_bufs(b, 8);
     if (fail) return PyErr_NoMemory();
     return PyFloat_FromDouble(best);
@@ -719,7 +737,7 @@ static inline double goal_c(int integral, double score) { return score + (integr
 /* integral: the problem's scores are integers (bounds rounded down, as round_bound());
  * best_map (nA entries, may be NULL): holds the caller's best mapping and receives the
  * mapping of the best score found, as _branch_and_bound returns it */
-static int branch_core_ex(const double *U, const uint8_t *allowed0, const int32_t *as, const int32_t *at,
+static int branch_core_ex(arena_t *A, const double *U, const uint8_t *allowed0, const int32_t *as, const int32_t *at,
                           const int32_t *al, const int32_t *bs, const int32_t *bt, const int32_t *bl,
                           int nA, int nB, int nEa, int nEb, int nL, unsigned long long seed,
                           int limited, double *left, double *score_io, int integral, int32_t *best_map) {
@@ -730,14 +748,15 @@ static int branch_core_ex(const double *U, const uint8_t *allowed0, const int32_
     double ecost = 2.0 + 4.0 * nEa / (double)(nA > 1 ? nA : 1);
     int result = -1, nodes = 0;
     stack_t_ S = {NULL, 0, 0, nm};
-    double *Uq = malloc(sizeof(double) * (nm + 1)), *w = malloc(sizeof(double) * (nm + 1));
-    double *cost = malloc(sizeof(double) * (nm + 1));
-    uint8_t *useful = malloc(nm + 1);
-    int32_t *degree = calloc((size_t)nA + 1, sizeof(int32_t));
-    int32_t *options = malloc(sizeof(int32_t) * ((size_t)nA + 1));
-    int32_t *claims = malloc(sizeof(int32_t) * ((size_t)nB + 1));
-    int32_t *m = malloc(sizeof(int32_t) * ((size_t)nA + 1));
-    int32_t *r2c = malloc(sizeof(int32_t) * ((size_t)rn + 1));
+    amark_t mk = arena_mark(A);
+    double *Uq = arena_alloc(A, sizeof(double) * (nm + 1)), *w = arena_alloc(A, sizeof(double) * (nm + 1));
+    double *cost = arena_alloc(A, sizeof(double) * (nm + 1));
+    uint8_t *useful = arena_alloc(A, nm + 1);
+    int32_t *degree = arena_zalloc(A, (size_t)nA + 1, sizeof(int32_t));
+    int32_t *options = arena_alloc(A, sizeof(int32_t) * ((size_t)nA + 1));
+    int32_t *claims = arena_alloc(A, sizeof(int32_t) * ((size_t)nB + 1));
+    int32_t *m = arena_alloc(A, sizeof(int32_t) * ((size_t)nA + 1));
+    int32_t *r2c = arena_alloc(A, sizeof(int32_t) * ((size_t)rn + 1));
     if (!Uq || !w || !cost || !useful || !degree || !options || !claims || !m || !r2c) goto done;
     for (int e = 0; e < nEa; e++) { degree[as[e]]++; degree[at[e]]++; }
     if (!push_copy(&S, allowed0)) goto done;
@@ -750,12 +769,12 @@ static int branch_core_ex(const double *U, const uint8_t *allowed0, const int32_
         nodes++;
         uint8_t *allowed = S.items[--S.n];
         restrict_u(U, allowed, Uq, nm);
-        if (weights_core(Uq, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, w, useful, 0) < 0) {
+        if (weights_core(A, Uq, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, w, useful, 0) < 0) {
             free(allowed);
             goto done;
         }
         int lfail = 0;
-        double b = lagrangian_core(Uq, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 50,
+        double b = lagrangian_core(A, Uq, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 50,
                                    goal_c(integral, score), 2000000LL, &lfail);
         if (lfail) { free(allowed); goto done; }
         if (round_bound_c(integral, b) <= score + 1e-9) { free(allowed); continue; }
@@ -802,7 +821,7 @@ static int branch_core_ex(const double *U, const uint8_t *allowed0, const int32_
         for (int a = 0; a < rn; a++)
             for (int c = 0; c < rm; c++)
                 cost[(size_t)a * rm + c] = -(transpose ? w[(size_t)c * nB + a] : w[(size_t)a * nB + c]);
-        if (hungarian_min(cost, rn, rm, r2c) < 0) { free(allowed); goto done; }
+        if (hungarian_min(A, cost, rn, rm, r2c) < 0) { free(allowed); goto done; }
         for (int i = 0; i < nA; i++) m[i] = -1;
         for (int a = 0; a < rn; a++) {
             int i = transpose ? r2c[a] : a, j = transpose ? a : r2c[a];
@@ -816,7 +835,7 @@ static int branch_core_ex(const double *U, const uint8_t *allowed0, const int32_
             double fd = py_floordiv(*left > 0.0 ? *left : 0.0, ecost);
             max_evals = fd >= 9.2e18 ? LLONG_MAX : (long long)fd;
         }
-        double s2 = climb_core(Uq, allowed, useful, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, m, 1, seed,
+        double s2 = climb_core(A, Uq, allowed, useful, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, m, 1, seed,
                                INFINITY, max_evals, &evals, &used);
         if (s2 == -INFINITY) { free(allowed); goto done; }
         if (limited) *left -= evals * ecost + nA + nB + nEa;
@@ -850,12 +869,12 @@ static int branch_core_ex(const double *U, const uint8_t *allowed0, const int32_
 done:
     for (int k = 0; k < S.n; k++) free(S.items[k]);
     free(S.items);
-    free(Uq); free(w); free(cost); free(useful); free(degree); free(options); free(claims); free(m); free(r2c);
+    arena_release(A, mk);
     *score_io = score;
     return result;
 }
 
-static int stage_core(const double *U, int nA, int nB, const int32_t *as, const int32_t *at, const int32_t *al,
+static int stage_core(arena_t *A, const double *U, int nA, int nB, const int32_t *as, const int32_t *at, const int32_t *al,
                       const int32_t *bs, const int32_t *bt, const int32_t *bl, int nEa, int nEb, int nL,
                       int integral, double work, int restarts, unsigned long long seed,
                       const uint8_t *mask, int mapped, int probe,
@@ -888,7 +907,14 @@ static int code_problem(const int64_t *c, const uint8_t *mask, double *U, int32_
     int nE = nEa + nEb, nL = 0;
     for (int e = 0; e < nEa; e++) labels[e] = (int32_t)ea[3 * e + 2];
     for (int e = 0; e < nEb; e++) labels[nEa + e] = (int32_t)eb[3 * e + 2];
-    qsort(labels, (size_t)nE, sizeof(int32_t), cmp_i32);
+    if (nE > 24) qsort(labels, (size_t)nE, sizeof(int32_t), cmp_i32);
+    else   /* (insertion sort for the few labels of a sentence's graphs) */
+        for (int i = 1; i < nE; i++) {
+            int32_t x = labels[i];
+            int j = i;
+            while (j > 0 && labels[j - 1] > x) { labels[j] = labels[j - 1]; j--; }
+            labels[j] = x;
+        }
     for (int k = 0; k < nE; k++)
         if (k == 0 || labels[k] != labels[k - 1]) labels[nL++] = labels[k];
     int32_t *as = cols, *at = as + nEa, *al = at + nEa, *bs = al + nEa, *bt = bs + nEb, *bl = bt + nEb;
@@ -972,8 +998,10 @@ static PyObject *k_smatch_stage(PyObject *self, PyObject *args) {
     {
         double bound = 0.0;
         int method = 0;
-        int rc = stage_core(U, nA, nB, as, at, al, bs, bt, bl, nEa, nEb, nL, 1, work, restarts, seed, NULL,
+        arena_t A = ARENA_INIT;
+        int rc = stage_core(&A, U, nA, nB, as, at, al, bs, bt, bl, nEa, nEb, nL, 1, work, restarts, seed, NULL,
                             0, 0, &score, &bound, &method, mapping);
+        arena_free(&A);
         if (rc < 0) fail = 1;
         else certified = rc;
     }
@@ -1016,6 +1044,7 @@ static PyObject *k_smatch_stages(PyObject *self, PyObject *args) {
     int fail = 0;   /* 1 memory, 2 codes of the wrong length */
     Py_BEGIN_ALLOW_THREADS
     size_t ucap = 0, ecap = 0, acap = 0;
+    arena_t A = ARENA_INIT;   /* the work arrays of stage_core, the same memory pair after pair */
     double *U = NULL;
     int32_t *cols = NULL, *labels = NULL, *mapping = NULL;
     for (Py_ssize_t k = 0; k < np && !fail; k++) {
@@ -1055,12 +1084,13 @@ static PyObject *k_smatch_stages(PyObject *self, PyObject *args) {
         int32_t *as = cols, *at = as + nEa, *al = at + nEa, *bs = al + nEa, *bt = bs + nEb, *bl = bt + nEb;
         double score = 0.0, bound = 0.0;
         int method = 0;
-        int rc = stage_core(U, nA, nB, as, at, al, bs, bt, bl, nEa, nEb, nL, 1, work, restarts, seed, NULL,
+        int rc = stage_core(&A, U, nA, nB, as, at, al, bs, bt, bl, nEa, nEb, nL, 1, work, restarts, seed, NULL,
                             0, 0, &score, &bound, &method, mapping);
         if (rc < 0) { fail = 1; break; }
         if (rc) scores[k] = score;
     }
     free(U); free(cols); free(labels); free(mapping);
+    arena_free(&A);
     Py_END_ALLOW_THREADS
     if (fail) {
         Py_CLEAR(result);
@@ -1103,11 +1133,11 @@ static double np_sum(const double *a, Py_ssize_t n) { return 0.0 + np_pairwise_s
 
 /* engine._lagrangian_probe: 10 subgradient steps towards the score; 1 (and *bound_io
  * lowered to the probe's bound) when it certifies the score, 0 when not, -1 on memory failure */
-static int probe_core(const double *U, const uint8_t *allowed, const int32_t *as, const int32_t *at,
+static int probe_core(arena_t *A, const double *U, const uint8_t *allowed, const int32_t *as, const int32_t *at,
                       const int32_t *al, const int32_t *bs, const int32_t *bt, const int32_t *bl,
                       int nA, int nB, int nEa, int nEb, int integral, double score, double *bound_io) {
     int lfail = 0;
-    double b = lagrangian_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 10,
+    double b = lagrangian_core(A, U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 10,
                                goal_c(integral, score), 2000000LL, &lfail);
     if (lfail) return -1;
     b = round_bound_c(integral, *bound_io < b ? *bound_io : b);
@@ -1131,24 +1161,25 @@ static int probe_core(const double *U, const uint8_t *allowed, const int32_t *as
  * `probe` is set (exact is not "never"), engine._lagrangian_probe, tried once before the
  * restarts when it is sure to run after them and once after them; otherwise the pair is
  * left to the engine.  mapped = 0 (smatch_stage, graded_stage): mask and probe unused. */
-static int stage_core(const double *U, int nA, int nB, const int32_t *as, const int32_t *at, const int32_t *al,
+static int stage_core(arena_t *A, const double *U, int nA, int nB, const int32_t *as, const int32_t *at, const int32_t *al,
                       const int32_t *bs, const int32_t *bt, const int32_t *bl, int nEa, int nEb, int nL,
                       int integral, double work, int restarts, unsigned long long seed,
                       const uint8_t *mask, int mapped, int probe,
                       double *score_out, double *bound_out, int *method_out, int32_t *mapping_out) {
     size_t nm = (size_t)nA * nB;
     int rn = nA <= nB ? nA : nB, rm = nA <= nB ? nB : nA, transpose = nA > nB;
-    double *w = malloc(sizeof(double) * (nm + 1)), *cost = malloc(sizeof(double) * (nm + 1));
-    double *mx = malloc(sizeof(double) * ((size_t)(nA > nB ? nA : nB) + 1));
-    uint8_t *allowed = malloc(nm + 1), *useful = malloc(nm + 1);
-    int32_t *r2c = malloc(sizeof(int32_t) * ((size_t)rn + 1));
-    int32_t *mapping = mapping_out, *m2 = malloc(sizeof(int32_t) * ((size_t)nA + 1));
+    amark_t mk = arena_mark(A);
+    double *w = arena_alloc(A, sizeof(double) * (nm + 1)), *cost = arena_alloc(A, sizeof(double) * (nm + 1));
+    double *mx = arena_alloc(A, sizeof(double) * ((size_t)(nA > nB ? nA : nB) + 1));
+    uint8_t *allowed = arena_alloc(A, nm + 1), *useful = arena_alloc(A, nm + 1);
+    int32_t *r2c = arena_alloc(A, sizeof(int32_t) * ((size_t)rn + 1));
+    int32_t *mapping = mapping_out, *m2 = arena_alloc(A, sizeof(int32_t) * ((size_t)nA + 1));
     int result = -1, method = 0;
     double score = 0.0, bound;
     if (!w || !cost || !mx || !allowed || !useful || !r2c || !m2) goto out;
     if (mask) for (size_t k = 0; k < nm; k++) allowed[k] = mask[k] != 0;
     else memset(allowed, 1, nm);
-    long edge_bound = weights_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, w, useful, 0);
+    long edge_bound = weights_core(A, U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, w, useful, 0);
     if (edge_bound < 0) goto out;
     result = 0;
     /* trivial_bound: min(U.max(axis=1).sum(), U.max(axis=0).sum()) + edge bound */
@@ -1176,7 +1207,7 @@ static int stage_core(const double *U, int nA, int nB, const int32_t *as, const 
     for (int a = 0; a < rn; a++)
         for (int b = 0; b < rm; b++)
             cost[(size_t)a * rm + b] = -(transpose ? w[(size_t)b * nB + a] : w[(size_t)a * nB + b]);
-    if (hungarian_min(cost, rn, rm, r2c) < 0) { result = -1; goto out; }
+    if (hungarian_min(A, cost, rn, rm, r2c) < 0) { result = -1; goto out; }
     double total = 0.0;
     for (int i = 0; i < nA; i++) mapping[i] = -1;
     for (int a = 0; a < rn; a++) {
@@ -1196,7 +1227,7 @@ static int stage_core(const double *U, int nA, int nB, const int32_t *as, const 
     }
     long long evals = 0;
     int used = 0;
-    score = climb_core(U, allowed, useful, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, mapping, 0, 0ULL,
+    score = climb_core(A, U, allowed, useful, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, mapping, 0, 0ULL,
                        target, max_evals, &evals, &used);
     if (score == -INFINITY) { result = -1; goto out; }
     left -= evals * ecost + nA + nB + nEa;
@@ -1208,14 +1239,14 @@ static int stage_core(const double *U, int nA, int nB, const int32_t *as, const 
     {
         double best = INFINITY;
         for (int mode = 1; mode <= 2; mode++) {
-            if (weights_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, w, useful, mode) < 0) {
+            if (weights_core(A, U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, w, useful, mode) < 0) {
                 result = -1;
                 goto out;
             }
             for (int a = 0; a < rn; a++)
                 for (int b = 0; b < rm; b++)
                     cost[(size_t)a * rm + b] = -(transpose ? w[(size_t)b * nB + a] : w[(size_t)a * nB + b]);
-            if (hungarian_min(cost, rn, rm, r2c) < 0) { result = -1; goto out; }
+            if (hungarian_min(A, cost, rn, rm, r2c) < 0) { result = -1; goto out; }
             double t = 0.0;
             for (int a = 0; a < rn; a++) {
                 int i = transpose ? r2c[a] : a, j = transpose ? a : r2c[a];
@@ -1234,7 +1265,7 @@ static int stage_core(const double *U, int nA, int nB, const int32_t *as, const 
             left -= lag_cost;
             if ((double)rn * rn * rm * 50 <= 5e7) {
                 int lfail = 0;
-                lag = lagrangian_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 50,
+                lag = lagrangian_core(A, U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, 50,
                                       goal_c(integral, score), 2000000LL, &lfail);
                 if (lfail) { result = -1; goto out; }
             }
@@ -1261,7 +1292,7 @@ static int stage_core(const double *U, int nA, int nB, const int32_t *as, const 
             for (size_t k = 0; k < nm; k++) n_useful += useful[k] != 0;
             double wmax = ((double)restarts + 1.0) * (score + 1.0) * n_useful * ecost + nA + nB + nEa;
             if (!limited || left - (1.01 * wmax + 1000.0) >= cost_p) {
-                int pr = probe_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, integral, score, &bound);
+                int pr = probe_core(A, U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, integral, score, &bound);
                 if (pr) { result = pr; goto out; }
             }
         }
@@ -1274,7 +1305,7 @@ static int stage_core(const double *U, int nA, int nB, const int32_t *as, const 
             me = fd >= 9.2e18 ? LLONG_MAX : (long long)fd;
         }
         memcpy(m2, mapping, sizeof(int32_t) * (size_t)nA);
-        double s2 = climb_core(U, allowed, useful, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, m2,
+        double s2 = climb_core(A, U, allowed, useful, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, m2,
                                restarts, seed, bound - 1e-9, me, &evals, &used);
         if (s2 == -INFINITY) { result = -1; goto out; }
         left -= evals * ecost + nA + nB + nEa;   /* as _climb charges it (branching follows) */
@@ -1286,19 +1317,19 @@ static int stage_core(const double *U, int nA, int nB, const int32_t *as, const 
          * no branch-and-bound then: it needs the Lagrangian bound) */
         double cost_p = 0.1 * 10 * (double)rn * rn * rm;
         if (!(limited && cost_p > left))
-            result = probe_core(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, integral, score, &bound);
+            result = probe_core(A, U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, integral, score, &bound);
         goto out;
     }
     /* branch-and-bound on the Lagrangian bound (engine._branch_and_bound) */
     if (lag < INFINITY && (double)rn * rn * rm <= 2e5) {
-        int closed = branch_core_ex(U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, seed, limited,
+        int closed = branch_core_ex(A, U, allowed, as, at, al, bs, bt, bl, nA, nB, nEa, nEb, nL, seed, limited,
                                     &left, &score, integral, mapping);
         if (closed < 0) { result = -1; goto out; }
         if (closed) { result = 1; method = 1; bound = score; }
     }
 out:
     if (result == 1) { *score_out = score; *bound_out = bound; *method_out = method; }
-    free(w); free(cost); free(mx); free(allowed); free(useful); free(r2c); free(m2);
+    arena_release(A, mk);
     return result;
 }
 
@@ -1449,8 +1480,10 @@ static PyObject *k_graded_stage(PyObject *self, PyObject *args) {
     double score = 0.0, bound = 0.0;
     int method = 0, rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = stage_core(U, nA, nB, as, at, al, bs, bt, bl, nEa, nEb, nL, integral, work, restarts, seed,
+    arena_t A = ARENA_INIT;
+    rc = stage_core(&A, U, nA, nB, as, at, al, bs, bt, bl, nEa, nEb, nL, integral, work, restarts, seed,
                     NULL, 0, 0, &score, &bound, &method, mapping);
+    arena_free(&A);
     Py_END_ALLOW_THREADS
     if (rc < 0) { PyErr_NoMemory(); goto out; }
     if (rc == 0) { result = Py_None; Py_INCREF(result); goto out; }
@@ -1536,8 +1569,10 @@ static PyObject *k_mapped_stage(PyObject *self, PyObject *args) {
     const uint8_t *mask = have_allowed ? ab.buf : NULL;
     int nL = code_problem(c, mask, U, cols, labels);
     int32_t *as = cols, *at = as + nEa, *al = at + nEa, *bs = al + nEa, *bt = bs + nEb, *bl = bt + nEb;
-    rc = stage_core(U, nA, nB, as, at, al, bs, bt, bl, nEa, nEb, nL, 1, work, restarts, seed, mask, 1, probe,
+    arena_t A = ARENA_INIT;
+    rc = stage_core(&A, U, nA, nB, as, at, al, bs, bt, bl, nEa, nEb, nL, 1, work, restarts, seed, mask, 1, probe,
                     &score, &bound, &method, mapping);
+    arena_free(&A);
     Py_END_ALLOW_THREADS
     if (rc < 0) PyErr_NoMemory();
     else if (rc) {
