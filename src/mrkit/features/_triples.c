@@ -100,6 +100,19 @@ static void st_free(strtab *t) {
     free(t->buf); free(t->off); free(t->slen); free(t->slots);
 }
 
+/* st_init(t, nslots, cap)'s state again (an empty table), keeping what was allocated; a
+ * table grown by a large graph (more than 4,096 slots) is given back */
+static int st_reset(strtab *t, int nslots, size_t cap) {
+    if (t->nslots > 4096) {
+        st_free(t);
+        return st_init(t, nslots, cap);
+    }
+    t->len = 0;
+    t->n = 0;
+    memset(t->slots, 0, sizeof(int32_t) * (size_t)t->nslots);
+    return 0;
+}
+
 static int st_grow_slots(strtab *t) {
     int ns = t->nslots * 2;
     int32_t *s = calloc((size_t)ns, sizeof(int32_t));
@@ -701,6 +714,24 @@ static int cmp_edge4(const void *a, const void *b) {
     return 0;
 }
 
+static void sort_records(int64_t *r, size_t n, int by_pos);
+
+/* int64 values in ascending order: insertion sort for the few features of a node, qsort
+ * beyond (glibc's qsort is a merge sort through a comparison function: it was ~3% of
+ * `mrkit smatch` on SICK, most of it on arrays of a handful of values) */
+static void sort_i64(int64_t *a, size_t n) {
+    if (n > 24) {
+        qsort(a, n, sizeof(int64_t), cmp_i64);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        int64_t x = a[i];
+        size_t j = i;
+        while (j > 0 && a[j - 1] > x) { a[j] = a[j - 1]; j--; }
+        a[j] = x;
+    }
+}
+
 #define FEAT(kind, s1, s2) (((int64_t)(kind) << 60) | ((int64_t)(s1) << 30) | (int64_t)(s2))
 #define MAX_ID ((1 << 30) - 1)
 
@@ -831,27 +862,71 @@ static int keep_of(PyObject *keep, keep_t *k) {
     return 0;
 }
 
+/* the work memory of code_graph, kept from graph to graph of one call (cg_work_free it):
+ * a pair's two graphs, a chunk's pairs take the same memory again instead of a dozen
+ * malloc and free per graph (issue 14, session 33: ~5% of `mrkit smatch` on SICK, and a
+ * lock per call with two threads) */
+typedef struct {
+    strtab vars;                 /* the variables of the graph */
+    int vars_ok;                 /* vars initialised */
+    vec_t nf, ne;                /* (node, feature) pairs; edges */
+    int32_t *first, *fill;       /* per node */
+    size_t firstcap, fillcap;
+    int64_t *f;                  /* features sorted by node */
+    size_t fcap;
+    int64_t *sorted;             /* 4 per edge */
+    uint8_t *dup;                /* 1 per edge */
+    size_t ecap;
+} cg_work_t;
+
+static void cg_work_free(cg_work_t *W) {
+    if (W->vars_ok) st_free(&W->vars);
+    free(W->nf.v); free(W->ne.v); free(W->first); free(W->fill); free(W->f); free(W->sorted); free(W->dup);
+    memset(W, 0, sizeof *W);
+}
+
+/* room for `n` of `size` bytes in *p (holding *cap): 0, -1 memory (*p as it was) */
+static int cg_room(void **p, size_t *cap, size_t n, size_t size) {
+    if (n <= *cap) return 0;
+    size_t nc = n * 2 + 16;
+    if (nc > SIZE_MAX / size) return -1;
+    void *q = malloc(nc * size);
+    if (!q) return -1;
+    free(*p);
+    *p = q;
+    *cap = nc;
+    return 0;
+}
+
 /* (without the GIL when `t` is bytes of ASCII, text_t str NULL: text_id_unicode, the only
  * Python call, is then never reached) */
 static Py_ssize_t code_graph(const text_t *t, graph_t *g, strtab *words, const keep_t *keep,
-                             vec_t *ptr, vec_t *feats, vec_t *edges, char **tmp, size_t *tcap) {
+                             vec_t *ptr, vec_t *feats, vec_t *edges, char **tmp, size_t *tcap, cg_work_t *W) {
     const int kind = t->kind;
     const void *data = t->data;
     const Py_ssize_t lim = t->n;
     int n = g->n_nodes;
     Py_ssize_t triples = 0;
-    strtab vars;
-    if (st_init(&vars, 64, 256) < 0) return -1;
+    if (W->vars_ok ? st_reset(&W->vars, 64, 256) < 0 : st_init(&W->vars, 64, 256) < 0) {
+        st_free(&W->vars);   /* (what st_init took before it failed) */
+        W->vars_ok = 0;
+        return -1;
+    }
+    W->vars_ok = 1;
+    strtab *vars = &W->vars;
     Py_ssize_t rv = -1;
-    int32_t *first = malloc(sizeof(int32_t) * ((size_t)n + 1));   /* first feature of node */
-    vec_t nf = {0}, ne = {0};   /* (node, feature) pairs; edges */
-    if (!first) goto done;
+    if (cg_room((void **)&W->first, &W->firstcap, (size_t)n + 1, sizeof(int32_t)) < 0
+        || cg_room((void **)&W->fill, &W->fillcap, (size_t)n + 1, sizeof(int32_t)) < 0)
+        return -1;
+    int32_t *first = W->first;   /* first feature of node */
+    vec_t nf = W->nf, ne = W->ne;   /* (node, feature) pairs; edges (W's memory, given back at the end) */
+    nf.n = ne.n = 0;
     /* variables: defined once each */
     for (int i = 0; i < n; i++) {
-        int before = vars.n;
-        int id = text_id(&vars, kind, data, lim, g->var_a[i], g->var_b[i], 0, 0, 0, tmp, tcap);
+        int before = vars->n;
+        int id = text_id(vars, kind, data, lim, g->var_a[i], g->var_b[i], 0, 0, 0, tmp, tcap);
         if (id < 0) goto done;
-        if (vars.n == before) { rv = -2; goto done; }   /* defined twice: an error */
+        if (vars->n == before) { rv = -2; goto done; }   /* defined twice: an error */
     }
     /* instance triples and the top triple */
     for (int i = 0; i < n; i++) {
@@ -871,7 +946,7 @@ static Py_ssize_t code_graph(const text_t *t, graph_t *g, strtab *words, const k
         int target = br->child;
         if (target < 0 && !br->quoted) {
             /* a constant that names a variable of the graph is a relation */
-            int id = text_id(&vars, kind, data, lim, br->va, br->vb, 0, 0, 1, tmp, tcap);
+            int id = text_id(vars, kind, data, lim, br->va, br->vb, 0, 0, 1, tmp, tcap);
             if (id == -1 || id == -2) goto done;
             if (id >= 0) target = id;
         }
@@ -917,56 +992,56 @@ static Py_ssize_t code_graph(const text_t *t, graph_t *g, strtab *words, const k
         for (int i = 0; i <= n; i++) first[i] = 0;
         for (size_t k = 0; k < m; k++) first[nf.v[2 * k] + 1]++;
         for (int i = 0; i < n; i++) first[i + 1] += first[i];
-        int64_t *f = malloc(sizeof(int64_t) * (m + 1));
-        int32_t *fill = malloc(sizeof(int32_t) * ((size_t)n + 1));
-        if (!f || !fill) { free(f); free(fill); goto done; }
+        if (cg_room((void **)&W->f, &W->fcap, m + 1, sizeof(int64_t)) < 0) goto done;
+        int64_t *f = W->f;
+        int32_t *fill = W->fill;
         for (int i = 0; i < n; i++) fill[i] = first[i];
         for (size_t k = 0; k < m; k++) f[fill[nf.v[2 * k]]++] = nf.v[2 * k + 1];
-        free(fill);
         size_t base = feats->n;
-        if (vpush(ptr, 0) < 0) { free(f); goto done; }
+        if (vpush(ptr, 0) < 0) goto done;
         for (int i = 0; i < n; i++) {
             int64_t *row = f + first[i];
             int len = first[i + 1] - first[i];
-            qsort(row, (size_t)len, sizeof(int64_t), cmp_i64);
+            sort_i64(row, (size_t)len);
             for (int q = 0; q < len; q++) {
                 if (q > 0 && row[q] == row[q - 1]) continue;
-                if (vpush(feats, row[q]) < 0) { free(f); goto done; }
+                if (vpush(feats, row[q]) < 0) goto done;
                 if ((row[q] >> 60) == 2) triples++;   /* a distinct attribute */
             }
-            if (vpush(ptr, (int64_t)(feats->n - base)) < 0) { free(f); goto done; }
+            if (vpush(ptr, (int64_t)(feats->n - base)) < 0) goto done;
         }
-        free(f);
     }
     /* relations: distinct (source, target, label), each where it is first written (the
      * order of the general path: the Lagrangian bound depends on it) */
     {
         size_t m = ne.n / 3;
-        int64_t *sorted = malloc(sizeof(int64_t) * 4 * (m + 1));
-        uint8_t *dup = calloc(m + 1, 1);
-        if (!sorted || !dup) { free(sorted); free(dup); goto done; }
+        size_t dcap = W->ecap;
+        if (cg_room((void **)&W->sorted, &W->ecap, 4 * (m + 1), sizeof(int64_t)) < 0
+            || cg_room((void **)&W->dup, &dcap, 4 * (m + 1), 1) < 0) {
+            W->ecap = 0;   /* (sorted and dup: made again, both, next time) */
+            goto done;
+        }
+        int64_t *sorted = W->sorted;
+        uint8_t *dup = W->dup;
+        memset(dup, 0, m + 1);
         for (size_t k = 0; k < m; k++) {
             memcpy(sorted + 4 * k, ne.v + 3 * k, 3 * sizeof(int64_t));
             sorted[4 * k + 3] = (int64_t)k;
         }
-        qsort(sorted, m, 4 * sizeof(int64_t), cmp_edge4);
+        sort_records(sorted, m, 0);   /* (cmp_edge4's order) */
         for (size_t k = 1; k < m; k++)
             if (cmp_edge(sorted + 4 * k, sorted + 4 * (k - 1)) == 0) dup[sorted[4 * k + 3]] = 1;
-        free(sorted);
         for (size_t k = 0; k < m; k++) {
             if (dup[k]) continue;
             if (vpush(edges, ne.v[3 * k]) < 0 || vpush(edges, ne.v[3 * k + 1]) < 0
-                || vpush(edges, ne.v[3 * k + 2]) < 0) { free(dup); goto done; }
+                || vpush(edges, ne.v[3 * k + 2]) < 0) goto done;
             triples++;
         }
-        free(dup);
     }
     rv = triples;
 done:
-    free(first);
-    free(nf.v);
-    free(ne.v);
-    st_free(&vars);
+    W->nf = nf;
+    W->ne = ne;
     return rv;
 }
 
@@ -980,6 +1055,7 @@ static PyObject *t_code_pair(PyObject *self, PyObject *args) {
     if (rb <= 0) { graph_free(&ga); graph_free(&gb); if (rb < 0) return NULL; Py_RETURN_NONE; }
     PyObject *result = NULL;
     strtab words;
+    cg_work_t W = {0};
     vec_t pa = {0}, fa = {0}, ea = {0}, pb = {0}, fb = {0}, eb = {0};
     char *tmp = NULL;
     size_t tcap = 0;
@@ -989,9 +1065,9 @@ static PyObject *t_code_pair(PyObject *self, PyObject *args) {
     text_of(system, &tb);
     if (st_init(&words, 256, 4096) < 0) { PyErr_NoMemory(); goto out; }
     if (keep_of(keep, &kp) < 0) goto out;
-    Py_ssize_t na = code_graph(&ta, &ga, &words, &kp, &pa, &fa, &ea, &tmp, &tcap);
+    Py_ssize_t na = code_graph(&ta, &ga, &words, &kp, &pa, &fa, &ea, &tmp, &tcap, &W);
     if (na == -1) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto out; }
-    Py_ssize_t nb = na < 0 ? -2 : code_graph(&tb, &gb, &words, &kp, &pb, &fb, &eb, &tmp, &tcap);
+    Py_ssize_t nb = na < 0 ? -2 : code_graph(&tb, &gb, &words, &kp, &pb, &fb, &eb, &tmp, &tcap, &W);
     if (nb == -1) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto out; }
     if (na < 0 || nb < 0) { result = Py_None; Py_INCREF(result); goto out; }
     {
@@ -1012,6 +1088,7 @@ out:
     graph_free(&ga);
     graph_free(&gb);
     st_free(&words);
+    cg_work_free(&W);
     keep_free(&kp);
     free(pa.v); free(fa.v); free(ea.v); free(pb.v); free(fb.v); free(eb.v);
     free(tmp);
@@ -1887,24 +1964,14 @@ out:
  * code_pair codes its decoded blocks, with a string table of its own
  * (tests/features/test_code_pairs_units.py). */
 
-/* st_init's state again, keeping what was allocated (a table grown by a large graph is
- * given back) */
-static int st_clear(strtab *t) {
-    if (t->nslots > 4096) {
-        st_free(t);
-        return st_init(t, 256, 4096);
-    }
-    t->len = 0;
-    t->n = 0;
-    memset(t->slots, 0, sizeof(int32_t) * (size_t)t->nslots);
-    return 0;
-}
+/* st_init(t, 256, 4096)'s state again (st_reset) */
+static int st_clear(strtab *t) { return st_reset(t, 256, 4096); }
 
 /* the codes of one pair (texts ta, tb) appended to out: 1 done; 0 refused (out as it was);
  * -1 memory or a Python error (with the GIL: set; without it: none set).  *na, *nb: its
  * triples; *id / *id_p, *id_n: the gold block's id as code_pair finds it */
 static int code_one_pair(const text_t *ta, const text_t *tb, graph_t *ga, graph_t *gb, strtab *words,
-                         const keep_t *kp, vec_t v[6], char **tmp, size_t *tcap, vec_t *out,
+                         const keep_t *kp, vec_t v[6], char **tmp, size_t *tcap, cg_work_t *W, vec_t *out,
                          Py_ssize_t *na_out, Py_ssize_t *nb_out) {
     int ra = read_text(ta, ga, 1);
     if (ra <= 0) return ra;
@@ -1912,9 +1979,9 @@ static int code_one_pair(const text_t *ta, const text_t *tb, graph_t *ga, graph_
     if (rb <= 0) return rb;
     if (st_clear(words) < 0) return -1;
     for (int q = 0; q < 6; q++) v[q].n = 0;
-    Py_ssize_t na = code_graph(ta, ga, words, kp, &v[0], &v[1], &v[2], tmp, tcap);
+    Py_ssize_t na = code_graph(ta, ga, words, kp, &v[0], &v[1], &v[2], tmp, tcap, W);
     if (na == -1) return -1;
-    Py_ssize_t nb = na < 0 ? -2 : code_graph(tb, gb, words, kp, &v[3], &v[4], &v[5], tmp, tcap);
+    Py_ssize_t nb = na < 0 ? -2 : code_graph(tb, gb, words, kp, &v[3], &v[4], &v[5], tmp, tcap, W);
     if (nb == -1) return -1;
     if (na < 0 || nb < 0) return 0;
     size_t total = 6 + v[0].n + v[1].n + v[3].n + v[4].n + v[2].n + v[5].n;
@@ -1949,6 +2016,7 @@ static PyObject *t_code_pairs_units(PyObject *self, PyObject *args) {
     graph_t ga, gb;
     memset(&ga, 0, sizeof ga);
     memset(&gb, 0, sizeof gb);
+    cg_work_t W = {0};
     vec_t v[6] = {{0}}, out = {0}, ref = {0};
     char *tmp = NULL;
     size_t tcap = 0;
@@ -1998,7 +2066,7 @@ static PyObject *t_code_pairs_units(PyObject *self, PyObject *args) {
         Py_ssize_t na = 0, nb = 0;
         int r;
         if (plain) {
-            r = code_one_pair(&t[0], &t[1], &ga, &gb, &words, &kp, v, &tmp, &tcap, &out, &na, &nb);
+            r = code_one_pair(&t[0], &t[1], &ga, &gb, &words, &kp, v, &tmp, &tcap, &W, &out, &na, &nb);
             if (r > 0 && ga.id_p) { id_p[k] = ga.id_p; id_n[k] = ga.id_n; id_k[k] = (unsigned char)ga.id_kind; }
         } else {
             PyEval_RestoreThread(ts);
@@ -2006,7 +2074,7 @@ static PyObject *t_code_pairs_units(PyObject *self, PyObject *args) {
             r = 1;
             for (int side = 0; side < 2 && r > 0; side++)
                 r = unit_text(&bufs[side], base[side], u[side], &t[side], &str[side], ascii[side]);
-            if (r > 0) r = code_one_pair(&t[0], &t[1], &ga, &gb, &words, &kp, v, &tmp, &tcap, &out, &na, &nb);
+            if (r > 0) r = code_one_pair(&t[0], &t[1], &ga, &gb, &words, &kp, v, &tmp, &tcap, &W, &out, &na, &nb);
             if (r > 0 && ga.id) {   /* the id as a str (as code_pair gives it) */
                 PyObject *was = PyList_GET_ITEM(ids, k);
                 PyList_SET_ITEM(ids, k, ga.id);
@@ -2067,6 +2135,7 @@ out:
     graph_free(&ga);
     graph_free(&gb);
     for (int q = 0; q < 6; q++) free(v[q].v);
+    cg_work_free(&W);
     free(out.v); free(ref.v); free(tmp); free(id_p); free(id_n); free(id_k);
     for (size_t q = 0; q < ndecoded; q++) free(decoded[q]);
     free(decoded);
