@@ -237,3 +237,40 @@ def test_pieces_hold_their_units(window):
                 assert offset <= a[i] <= a[i + 1] <= offset + len(piece)
                 got.append((a[i + 2], piece[a[i] - offset:a[i + 1] - offset].decode("utf-8")))
         assert got == ref, p
+
+
+def _units_both_ways(p: Path, graphs: bool, window: int, first: int | None):
+    """The units of unit_pieces with the bytes kept (each read joined to the rest of its
+    line) and without (each read scanned in place): (units, error) for each."""
+    out = []
+    for keep in (True, False):
+        got = bytearray()
+        try:
+            for _, _, units in U.unit_pieces(p, str(p), graphs, window, keep_bytes=keep, first=first):
+                got += units
+        except U.CutDeclined as exc:
+            out.append((None, ("declined", exc.args)))
+            continue
+        out.append((bytes(got), None))
+    return out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=penman_files(), graphs=st.booleans(), window=st.sampled_from([1, 2, 5, 8, 64, 1 << 20]),
+       first=st.sampled_from([None, 1, 3, 16]))
+def test_units_in_place_are_the_units_of_joined_reads(text, graphs, window, first, tmp_path):
+    """keep_bytes false scans each read in place and the line it cuts with the next read:
+    the same units (and the same refusals) as the reads joined to the rest of their line,
+    for reads of every size (lines longer than a read, no final newline, CRLF)."""
+    p = tmp_path / "g.amr"
+    p.write_bytes(text.encode("utf-8"))
+    kept, in_place = _units_both_ways(p, graphs, window, first)
+    assert in_place == kept
+
+
+@pytest.mark.parametrize("window", [7, 4096, 1 << 20])
+def test_units_in_place_on_shared_files(window):
+    for p in _shared_penman()[:40]:
+        for graphs in (True, False):
+            kept, in_place = _units_both_ways(p, graphs, window, None)
+            assert in_place == kept, (p, graphs)

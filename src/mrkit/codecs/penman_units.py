@@ -72,10 +72,14 @@ def unit_pieces(path: str | os.PathLike, label: str, graphs: bool = True, window
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", label) from None
     window = window or WINDOW
+    size = min(first or FIRST_WINDOW, window)
+    if not keep_bytes:
+        with fh:
+            yield from _units_in_place(fh, label, graphs, window, size)
+        return
     state = None
     offset = 0
     carry = b""  # the bytes after the last unit found: the next unit starts in them or later
-    size = min(first or FIRST_WINDOW, window)
     with fh:
         while True:
             try:
@@ -102,6 +106,57 @@ def unit_pieces(path: str | os.PathLike, label: str, graphs: bool = True, window
             offset += len(raw)
             if final:
                 return
+
+
+def _units_in_place(fh, label: str, graphs: bool, window: int, size: int) -> Iterator[tuple[None, int, bytes]]:
+    """:func:`unit_pieces` without the bytes (``keep_bytes`` false): each read scanned where
+    it lies, its whole lines at once (a view, no copy) and the line it cuts scanned with the
+    start of the next read, instead of the read joined to the rest of its last line (a copy
+    of every window, and of pages touched for the first time: ~600 page faults of the
+    ~3,000 of `mrkit smatch` on 25,000 SICK pairs, session 33).  The scanner's pieces
+    still end at a line's end; the units are the same, some found one read later."""
+    from . import _cut
+
+    state = None
+    offset = 0  # the file offset of the next byte to scan
+    tail: list[bytes] = []  # the bytes read after the last line end scanned (a line not yet whole)
+
+    def scan(piece, final: bool):
+        nonlocal state, offset
+        units, state, status = _cut.scan(piece, offset, state, final, graphs)
+        if status:
+            raise CutDeclined(status)
+        offset += len(piece)
+        return units
+
+    while True:
+        try:
+            raw = fh.read(size)
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc.strerror}", label) from None
+        size = min(window, 2 * size)
+        if not raw:  # the end of the file: what is left is the last piece
+            units = scan(b"".join(tail), True)
+            if units:
+                yield None, 0, units
+            return
+        first = raw.find(b"\n") + 1
+        if not first:  # no line ends in this read (a line longer than a window)
+            tail.append(raw)
+            continue
+        last = raw.rfind(b"\n") + 1
+        body = memoryview(raw)[:last]
+        if tail:  # the line the last read cut, made whole: a line copied, not a window
+            tail.append(raw[:first])
+            units = scan(b"".join(tail), False)
+            if units:
+                yield None, 0, units
+            body = body[first:]
+        if body:
+            units = scan(body, False)
+            if units:
+                yield None, 0, units
+        tail = [raw[last:]] if last < len(raw) else []
 
 
 def unit_texts(path: str | os.PathLike, label: str, units: bytes) -> list[tuple[int, str]]:
