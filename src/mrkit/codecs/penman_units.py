@@ -25,7 +25,8 @@ UNIT = 24
 """Bytes per unit (three int64)."""
 
 WINDOW = 1 << 20
-"""Bytes read at a time (then completed to the end of a line)."""
+"""Bytes read at a time (completed to the end of a line when :func:`unit_pieces` keeps the
+bytes; else scanned in place, :func:`_units_in_place`)."""
 
 FIRST_WINDOW = 1 << 16
 """Bytes read first: the first units come out after a 64 KB scan, not a 1 MB one (with
@@ -63,8 +64,9 @@ def unit_pieces(path: str | os.PathLike, label: str, graphs: bool = True, window
     :data:`FIRST_WINDOW`, or ``first`` bytes when given; file offsets; every unit comes
     once), and the bytes that hold
     them all (from the end of the previous piece's last unit to the end of the window)
-    with their offset in the file (``keep_bytes`` false: None and 0); :class:`CutDeclined`
-    where the scanner gives up."""
+    with their offset in the file (``keep_bytes`` false: None and 0, and the reads are
+    scanned in place, :func:`_units_in_place`: the same units, some a read later);
+    :class:`CutDeclined` where the scanner gives up."""
     from . import _cut
 
     try:
