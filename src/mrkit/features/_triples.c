@@ -875,8 +875,9 @@ typedef struct {
     int64_t *f;                  /* features sorted by node */
     size_t fcap;
     int64_t *sorted;             /* 4 per edge */
+    size_t sortedcap;
     uint8_t *dup;                /* 1 per edge */
-    size_t ecap;
+    size_t dupcap;
 } cg_work_t;
 
 static void cg_work_free(cg_work_t *W) {
@@ -1015,12 +1016,9 @@ static Py_ssize_t code_graph(const text_t *t, graph_t *g, strtab *words, const k
      * order of the general path: the Lagrangian bound depends on it) */
     {
         size_t m = ne.n / 3;
-        size_t dcap = W->ecap;
-        if (cg_room((void **)&W->sorted, &W->ecap, 4 * (m + 1), sizeof(int64_t)) < 0
-            || cg_room((void **)&W->dup, &dcap, 4 * (m + 1), 1) < 0) {
-            W->ecap = 0;   /* (sorted and dup: made again, both, next time) */
+        if (cg_room((void **)&W->sorted, &W->sortedcap, 4 * (m + 1), sizeof(int64_t)) < 0
+            || cg_room((void **)&W->dup, &W->dupcap, m + 1, 1) < 0)
             goto done;
-        }
         int64_t *sorted = W->sorted;
         uint8_t *dup = W->dup;
         memset(dup, 0, m + 1);
@@ -1045,6 +1043,23 @@ done:
     return rv;
 }
 
+/* a pair's codes in code_pair's layout (the header, then pa fa pb fb ea eb), from the
+ * vectors code_graph fills (v: ptr, feats, edges of gold, then of system): how many
+ * values they take, and the values written at o */
+static size_t pair_codes_size(const vec_t v[6]) { return 6 + v[0].n + v[1].n + v[2].n + v[3].n + v[4].n + v[5].n; }
+
+static void pair_codes_write(int64_t *o, int nodes_a, int nodes_b, const vec_t v[6]) {
+    o[0] = nodes_a; o[1] = nodes_b; o[2] = (int64_t)v[2].n / 3; o[3] = (int64_t)v[5].n / 3;
+    o[4] = (int64_t)v[1].n; o[5] = (int64_t)v[4].n;
+    size_t k = 6;
+    static const int order[6] = {0, 1, 3, 4, 2, 5};   /* pa fa pb fb ea eb */
+    for (int q = 0; q < 6; q++) {
+        const vec_t *x = &v[order[q]];
+        if (x->n) memcpy(o + k, x->v, x->n * sizeof(int64_t));
+        k += x->n;
+    }
+}
+
 static PyObject *t_code_pair(PyObject *self, PyObject *args) {
     PyObject *gold, *system, *keep;
     if (!PyArg_ParseTuple(args, "UUO!", &gold, &system, &PyTuple_Type, &keep)) return NULL;
@@ -1056,7 +1071,7 @@ static PyObject *t_code_pair(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     strtab words;
     cg_work_t W = {0};
-    vec_t pa = {0}, fa = {0}, ea = {0}, pb = {0}, fb = {0}, eb = {0};
+    vec_t v[6] = {{0}};   /* ptr, feats, edges of gold, then of system */
     char *tmp = NULL;
     size_t tcap = 0;
     keep_t kp = {0};
@@ -1065,22 +1080,16 @@ static PyObject *t_code_pair(PyObject *self, PyObject *args) {
     text_of(system, &tb);
     if (st_init(&words, 256, 4096) < 0) { PyErr_NoMemory(); goto out; }
     if (keep_of(keep, &kp) < 0) goto out;
-    Py_ssize_t na = code_graph(&ta, &ga, &words, &kp, &pa, &fa, &ea, &tmp, &tcap, &W);
+    Py_ssize_t na = code_graph(&ta, &ga, &words, &kp, &v[0], &v[1], &v[2], &tmp, &tcap, &W);
     if (na == -1) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto out; }
-    Py_ssize_t nb = na < 0 ? -2 : code_graph(&tb, &gb, &words, &kp, &pb, &fb, &eb, &tmp, &tcap, &W);
+    Py_ssize_t nb = na < 0 ? -2 : code_graph(&tb, &gb, &words, &kp, &v[3], &v[4], &v[5], &tmp, &tcap, &W);
     if (nb == -1) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto out; }
     if (na < 0 || nb < 0) { result = Py_None; Py_INCREF(result); goto out; }
     {
-        size_t total = 6 + pa.n + fa.n + pb.n + fb.n + ea.n + eb.n;
+        size_t total = pair_codes_size(v);
         PyObject *codes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(total * sizeof(int64_t)));
         if (!codes) goto out;
-        int64_t *o = (int64_t *)PyBytes_AS_STRING(codes);
-        o[0] = ga.n_nodes; o[1] = gb.n_nodes; o[2] = (int64_t)ea.n / 3; o[3] = (int64_t)eb.n / 3;
-        o[4] = (int64_t)fa.n; o[5] = (int64_t)fb.n;
-        size_t k = 6;
-#define PUT(x) if ((x).n) memcpy(o + k, (x).v, (x).n * sizeof(int64_t)); k += (x).n;
-        PUT(pa) PUT(fa) PUT(pb) PUT(fb) PUT(ea) PUT(eb)
-#undef PUT
+        pair_codes_write((int64_t *)PyBytes_AS_STRING(codes), ga.n_nodes, gb.n_nodes, v);
         PyObject *id = ga.id ? ga.id : Py_None;
         result = Py_BuildValue("(OnnN)", id, na, nb, codes);
     }
@@ -1090,7 +1099,7 @@ out:
     st_free(&words);
     cg_work_free(&W);
     keep_free(&kp);
-    free(pa.v); free(fa.v); free(ea.v); free(pb.v); free(fb.v); free(eb.v);
+    for (int q = 0; q < 6; q++) free(v[q].v);
     free(tmp);
     return result;
 }
@@ -1984,18 +1993,9 @@ static int code_one_pair(const text_t *ta, const text_t *tb, graph_t *ga, graph_
     Py_ssize_t nb = na < 0 ? -2 : code_graph(tb, gb, words, kp, &v[3], &v[4], &v[5], tmp, tcap, W);
     if (nb == -1) return -1;
     if (na < 0 || nb < 0) return 0;
-    size_t total = 6 + v[0].n + v[1].n + v[3].n + v[4].n + v[2].n + v[5].n;
+    size_t total = pair_codes_size(v);
     if (vreserve(out, total) < 0) return -1;
-    int64_t *o = out->v + out->n;
-    o[0] = ga->n_nodes; o[1] = gb->n_nodes; o[2] = (int64_t)v[2].n / 3; o[3] = (int64_t)v[5].n / 3;
-    o[4] = (int64_t)v[1].n; o[5] = (int64_t)v[4].n;
-    size_t k = 6;
-    static const int order[6] = {0, 1, 3, 4, 2, 5};   /* pa fa pb fb ea eb */
-    for (int q = 0; q < 6; q++) {
-        const vec_t *x = &v[order[q]];
-        if (x->n) memcpy(o + k, x->v, x->n * sizeof(int64_t));
-        k += x->n;
-    }
+    pair_codes_write(out->v + out->n, ga->n_nodes, gb->n_nodes, v);
     out->n += total;
     *na_out = na;
     *nb_out = nb;

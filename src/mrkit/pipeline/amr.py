@@ -791,13 +791,14 @@ def _smatch_stream(gold, system, gfmt, sfmt, config, executor, keep, keep_record
         return ColumnCollector("smatch", prf_reduce, 3, certified=True, keep_records=keep_records)
 
     col = None
-    if not (gfmt == sfmt == "amr" and STDIN not in (gold, system) and _units_available()
-            and getattr(executor, "local", False)):
+    penman = gfmt == sfmt == "amr" and STDIN not in (gold, system)
+    local = penman and _units_available() and getattr(executor, "local", False)  # byte ranges to workers here
+    if not local:
         _drop_early()  # (smatch_ahead's threads: this run does not take them)
-    if gfmt == sfmt == "amr" and STDIN not in (gold, system):
+    if penman:
         labels = (_label(gold), _label(system))
         mapper = None
-        if _units_available() and getattr(executor, "local", False):
+        if local:
             paths = (gold, system)
             mapper = getattr(executor, "map_shared", None)  # this process scores a share too
             parts = executor.workers if mapper is not None else 1
