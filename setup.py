@@ -1,7 +1,7 @@
 """Build the compiled kernels (plain C, no numpy headers): the alignment engine's inner
 loops, WWLK's batched distance matrices, WLK's
 Weisfeiler-Leman rounds and SemBLEU's n-gram counts of one pair of triples, the PENMAN reader, the CoNLL coreference reader, and
-the Smatch triples of the common case (PENMAN text straight to integer codes), and the per-pair
+regular files mapped read-only for the readers of bytes (``mrkit.codecs._mapped``), the Smatch triples of the common case (PENMAN text straight to integer codes), and the per-pair
 precision/recall/F1 columns of a corpus result with their means (``mrkit.aggregate._reduce``), and the
 heap setting of the commands that stream (``mrkit.runtime._memory``)."""
 from setuptools import Extension, setup
@@ -23,6 +23,11 @@ setup(
             "mrkit.codecs._cut",
             sources=["src/mrkit/codecs/_cut.c"],
             extra_compile_args=["-O3", "-std=c99"],
+        ),
+        Extension(
+            "mrkit.codecs._mapped",
+            sources=["src/mrkit/codecs/_mapped.c"],
+            extra_compile_args=["-O3", "-std=c11"],
         ),
         Extension(
             "mrkit.codecs._conll",

@@ -245,6 +245,7 @@ SEMA_JSON_MODULES = {
     "mrkit.model.inverted_roles",  # the -of roles that are no inversions (the reader's keep set)
     "mrkit.pipeline.amr_metrics", "mrkit.features", "mrkit.features.triples", "mrkit.features._triples",
     "mrkit.codecs.penman_units", "mrkit.codecs._cut",  # the coded reading
+    "mrkit.codecs._mapped",  # the files mapped, not copied into the process (session 34)
     "mrkit.metrics.amr", "mrkit.metrics.amr.sema", "mrkit.metrics.amr._sema", "mrkit.metrics.amr.kernels",
     "mrkit.metrics.result", "mrkit.aggregate", "mrkit.aggregate._lazy", "mrkit.aggregate.corpus",
     "mrkit.aggregate.columns", "mrkit.aggregate.reducers",  # the result

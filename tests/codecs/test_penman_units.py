@@ -12,6 +12,7 @@ holding parentheses and '#', stray text, errors)."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -186,7 +187,7 @@ def test_blocks_mode_of_generated_lines(lines, window, tmp_path):
     for piece, offset, units in U.unit_pieces(p, str(p), False, window):
         a = memoryview(units).cast("q")
         for i in range(0, len(a), 3):
-            got.append((a[i + 2], piece[a[i] - offset:a[i + 1] - offset].decode("utf-8")))
+            got.append((a[i + 2], bytes(piece[a[i] - offset:a[i + 1] - offset]).decode("utf-8")))
     assert got == ref
 
 
@@ -235,13 +236,15 @@ def test_pieces_hold_their_units(window):
             a = memoryview(units).cast("q")
             for i in range(0, len(a), 3):
                 assert offset <= a[i] <= a[i + 1] <= offset + len(piece)
-                got.append((a[i + 2], piece[a[i] - offset:a[i + 1] - offset].decode("utf-8")))
+                got.append((a[i + 2], bytes(piece[a[i] - offset:a[i + 1] - offset]).decode("utf-8")))
         assert got == ref, p
 
 
 def _units_both_ways(p: Path, graphs: bool, window: int, first: int | None):
     """The units of unit_pieces with the bytes kept (each read joined to the rest of its
-    line) and without (each read scanned in place): (units, error) for each."""
+    line) and without (each read scanned in place): (units, error) for each.  The files
+    are read, not mapped (the caller sets MRKIT_NO_MAP)."""
+    assert os.environ.get("MRKIT_NO_MAP")
     out = []
     for keep in (True, False):
         got = bytearray()
@@ -258,10 +261,11 @@ def _units_both_ways(p: Path, graphs: bool, window: int, first: int | None):
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=penman_files(), graphs=st.booleans(), window=st.sampled_from([1, 2, 5, 8, 64, 1 << 20]),
        first=st.sampled_from([None, 1, 3, 16]))
-def test_units_in_place_are_the_units_of_joined_reads(text, graphs, window, first, tmp_path):
+def test_units_in_place_are_the_units_of_joined_reads(text, graphs, window, first, tmp_path, monkeypatch):
     """keep_bytes false scans each read in place and the line it cuts with the next read:
     the same units (and the same refusals) as the reads joined to the rest of their line,
     for reads of every size (lines longer than a read, no final newline, CRLF)."""
+    monkeypatch.setenv("MRKIT_NO_MAP", "1")
     p = tmp_path / "g.amr"
     p.write_bytes(text.encode("utf-8"))
     kept, in_place = _units_both_ways(p, graphs, window, first)
@@ -269,8 +273,52 @@ def test_units_in_place_are_the_units_of_joined_reads(text, graphs, window, firs
 
 
 @pytest.mark.parametrize("window", [7, 4096, 1 << 20])
-def test_units_in_place_on_shared_files(window):
+def test_units_in_place_on_shared_files(window, monkeypatch):
+    monkeypatch.setenv("MRKIT_NO_MAP", "1")
     for p in _shared_penman()[:40]:
         for graphs in (True, False):
             kept, in_place = _units_both_ways(p, graphs, window, None)
             assert in_place == kept, (p, graphs)
+
+
+def _pieces(p: Path, graphs: bool, window: int, first: int | None, keep_bytes: bool, mapped: bool):
+    """Every unit of unit_pieces with the text its piece holds for it (keep_bytes), the
+    file mapped or read; or the refusal."""
+    if mapped:
+        os.environ.pop("MRKIT_NO_MAP", None)
+    else:
+        os.environ["MRKIT_NO_MAP"] = "1"
+    out = []
+    try:
+        for piece, offset, units in U.unit_pieces(p, str(p), graphs, window, keep_bytes=keep_bytes, first=first):
+            a = memoryview(units).cast("q")
+            for i in range(0, len(a), 3):
+                text = bytes(piece[a[i] - offset:a[i + 1] - offset]) if keep_bytes else None
+                out.append((a[i], a[i + 1], a[i + 2], text))
+    except U.CutDeclined as exc:
+        return "declined", exc.args
+    finally:
+        os.environ.pop("MRKIT_NO_MAP", None)
+    return out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=penman_files(), graphs=st.booleans(), keep_bytes=st.booleans(),
+       window=st.sampled_from([1, 2, 5, 8, 64, 1 << 20]), first=st.sampled_from([None, 1, 3, 16]))
+def test_mapped_pieces_are_the_read_pieces(text, graphs, keep_bytes, window, first, tmp_path):
+    """A regular file is scanned through its mapping (windows cut at their last line end,
+    pieces that are views of it): the same units, with the same text, and the same
+    refusals as reading it, for windows of every size (lines longer than a window, no
+    final newline, CRLF)."""
+    p = tmp_path / "g.amr"
+    p.write_bytes(text.encode("utf-8"))
+    assert _pieces(p, graphs, window, first, keep_bytes, True) == _pieces(p, graphs, window, first, keep_bytes, False)
+
+
+@pytest.mark.parametrize("window", [7, 4096, 1 << 20])
+def test_mapped_pieces_on_shared_files(window):
+    for p in _shared_penman()[:40]:
+        for graphs in (True, False):
+            for keep_bytes in (True, False):
+                assert (_pieces(p, graphs, window, None, keep_bytes, True)
+                        == _pieces(p, graphs, window, None, keep_bytes, False)), (p, graphs, keep_bytes)

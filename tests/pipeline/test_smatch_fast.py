@@ -360,7 +360,7 @@ def test_a_chunk_that_regroups_stops_the_other_thread(tmp_path, monkeypatch):
     system.write_text("\n\n".join([one.replace("boy", "girl")] * 6000) + "\n", encoding="utf-8")
     serial = smatch_files(str(gold), str(system))
     real = amr._score_units_of
-    monkeypatch.setattr(amr, "_score_units_of", lambda *a: None if a[-1][0] == 100 else real(*a))
+    monkeypatch.setattr(amr, "_score_units_of", lambda *a: None if a[5][0] == 100 else real(*a))  # a[5]: the chunk
     closed = []
     real_close = SharedMap.close
     monkeypatch.setattr(SharedMap, "close", lambda self: closed.append(self.drawn) or real_close(self))

@@ -252,25 +252,27 @@ def _score_units(task: tuple) -> tuple | None:
 
 
 def _score_units_of(config: "AlignConfig", keep: frozenset[str], record: bool, labels: tuple[str, str],
-                    paths: tuple[str, str], items: tuple[int, bytes, bytes]) -> tuple | None:
+                    paths: tuple[str, str], items: tuple[int, bytes, bytes], sources: tuple = (None, None)) -> tuple | None:
     """:func:`_score_units` with the run's settings apart from the chunk ``items`` (bound by
     :class:`_UnitsScorer`: a task is then plain ints and bytes, which travel without pickle,
-    ``runtime/forked.py``)."""
+    ``runtime/forked.py``).  ``sources``: the files' mappings
+    (:func:`mrkit.codecs.penman_units.map_file`) where this process holds them, the chunk's
+    bytes then views of them; else (``None``) read from the files."""
     from ..codecs.penman_units import unit_texts
 
     (glabel, slabel), (gpath, spath), (k0, gunits, sunits) = labels, paths, items
     fast = _fast_path(config, keep, record)
     if fast is not None and fast[4] is not None:
-        done = _score_units_coded(fast, config, keep, labels, paths, items)
+        done = _score_units_coded(fast, config, keep, labels, paths, items, sources)
         if done is not None:
             return done
-    golds = unit_texts(gpath, glabel, gunits)
-    systems = unit_texts(spath, slabel, sunits)
+    golds = unit_texts(gpath, glabel, gunits, sources[0])
+    systems = unit_texts(spath, slabel, sunits, sources[1])
     return _score_texts(config, keep, record, glabel, slabel, k0, golds, systems)
 
 
 def _score_units_coded(fast: tuple, config: "AlignConfig", keep: frozenset[str], labels: tuple[str, str],
-                       paths: tuple[str, str], items: tuple[int, bytes, bytes]) -> tuple | None:
+                       paths: tuple[str, str], items: tuple[int, bytes, bytes], sources: tuple = (None, None)) -> tuple | None:
     """:func:`_score_units_of` of a chunk by two compiled calls that let go of the GIL for
     the whole chunk (another thread scores another chunk meanwhile: ``-j 2``):
     :func:`mrkit.features._triples.code_pairs_units` codes every pair straight from the
@@ -282,10 +284,17 @@ def _score_units_coded(fast: tuple, config: "AlignConfig", keep: frozenset[str],
     from ..codecs.penman_units import unit_bytes, unit_texts
 
     (glabel, slabel), (gpath, spath), (k0, gunits, sunits) = labels, paths, items
-    gpiece, gbase = unit_bytes(gpath, glabel, gunits)
-    spiece, sbase = unit_bytes(spath, slabel, sunits)
+    gpiece, gbase = unit_bytes(gpath, glabel, gunits, sources[0])
+    spiece, sbase = unit_bytes(spath, slabel, sunits, sources[1])
     code_pairs, stages = fast[4]
     ids, counts, codes, offsets, refused = code_pairs(gpiece, gbase, gunits, spiece, sbase, sunits, fast[2], k0)
+    if sources[0] is not None or sources[1] is not None:  # the chunk's text is coded: its pages given back
+        from ..codecs.penman_units import check_whole, release
+
+        for source, piece, base, label in ((sources[0], gpiece, gbase, glabel), (sources[1], spiece, sbase, slabel)):
+            if source is not None:
+                check_whole(source, label)
+                release(source, base, base + len(piece))
     if refused:
         return None
     scores = stages(codes, offsets, *fast[3])
@@ -309,8 +318,8 @@ def _score_units_coded(fast: tuple, config: "AlignConfig", keep: frozenset[str],
             certs.append(1)
             bounds.append(matched[j])
             continue
-        (gstart, gtext), = unit_texts(gpath, glabel, gunits[24 * j:24 * j + 24])
-        (sstart, stext), = unit_texts(spath, slabel, sunits[24 * j:24 * j + 24])
+        (gstart, gtext), = unit_texts(gpath, glabel, gunits[24 * j:24 * j + 24], sources[0])
+        (sstart, stext), = unit_texts(spath, slabel, sunits[24 * j:24 * j + 24], sources[1])
         item = _general_pair(k0 + j, (gstart, gtext), (sstart, stext), labels, config, keep, False)
         if item is None:
             return None
@@ -357,13 +366,18 @@ a chunk's scores also across two values at worst (then the pairs are looked at o
 class _UnitsScorer:
     """:func:`_score_units_of` with every argument but the chunk bound (what
     ``functools.partial`` would give, without loading functools and collections on the
-    smatch path; picklable for executors that send it)."""
+    smatch path; picklable for executors that send it: the files' mappings ``sources``
+    stay in this process and forked ones, a process it is sent to reads the files)."""
 
-    def __init__(self, *settings) -> None:
+    def __init__(self, *settings, sources: tuple = (None, None)) -> None:
         self.settings = settings
+        self.sources = sources
 
     def __call__(self, items: tuple[int, bytes, bytes]) -> tuple | None:
-        return _score_units_of(*self.settings, items)
+        return _score_units_of(*self.settings, items, self.sources)
+
+    def __reduce__(self):
+        return _UnitsScorer, self.settings
 
 
 def _score_texts(config, keep, record, glabel, slabel, k0, golds, systems) -> tuple | None:
@@ -586,22 +600,36 @@ def _block_chunks(gold: str, system: str, chunk: int) -> Iterator[tuple[int, lis
         k += n
 
 
-def _unit_chunks(gold: str, system: str, chunk: int | None, parts: int = 1) -> Iterator[tuple[int, bytes, bytes]]:
+def _unit_chunks(gold: str, system: str, chunk: int | None, parts: int = 1,
+                 sources: tuple = (None, None)) -> Iterator[tuple[int, bytes, bytes]]:
     """(index of the first pair, gold units, system units) of ``chunk`` pairs at a time: the
     byte ranges of the two files' graphs (:mod:`mrkit.codecs.penman_units`), paired by
     position, with no Python object per graph.  ``chunk`` None: :data:`UNIT_CHUNK` pairs,
     growing to a 32nd of the pairs sent so far (at most :data:`UNIT_CHUNK_MAX`); with
     ``parts`` > 1 (processes sharing the stream) the chunks are guided instead
-    (:class:`_UnitStream`)."""
+    (:class:`_UnitStream`).  ``sources``: the files' mappings when the caller holds them
+    (:func:`_sources`), scanned where they lie."""
     if parts > 1 and not chunk:
-        return _UnitStream(gold, system, parts)
-    return _fixed_unit_chunks(gold, system, chunk)
+        return _UnitStream(gold, system, parts, sources)
+    return _fixed_unit_chunks(gold, system, chunk, sources)
 
 
-def _fixed_unit_chunks(gold: str, system: str, chunk: int | None) -> Iterator[tuple[int, bytes, bytes]]:
+def _sources(gold: str, system: str) -> tuple:
+    """The two files' mappings (:func:`mrkit.codecs.penman_units.map_file`; ``None`` for a
+    file that is read instead), shared by the chunk stream that cuts them and the scorer
+    that codes the chunks (views of the mapping: neither the scan nor a chunk copies the
+    file, issue 14)."""
+    from ..codecs.penman_units import map_file
+
+    return map_file(gold, _label(gold)), map_file(system, _label(system))
+
+
+def _fixed_unit_chunks(gold: str, system: str, chunk: int | None,
+                       sources: tuple = (None, None)) -> Iterator[tuple[int, bytes, bytes]]:
     from ..codecs.penman_units import UNIT, CutDeclined, unit_windows
 
-    gs, ss = unit_windows(gold, _label(gold)), unit_windows(system, _label(system))
+    gs = unit_windows(gold, _label(gold), source=sources[0])
+    ss = unit_windows(system, _label(system), source=sources[1])
     gbuf, sbuf = bytearray(), bytearray()
     g_end = s_end = False
     k = 0
@@ -696,10 +724,11 @@ class _UnitStream:
     time on SICK, the Little Prince and Bio); :meth:`here` gives this process's own chunk,
     at most :data:`UNIT_CHUNK_HERE` pairs.  Chunks come in file order whoever draws them."""
 
-    def __init__(self, gold: str, system: str, parts: int) -> None:
+    def __init__(self, gold: str, system: str, parts: int, sources: tuple = (None, None)) -> None:
         from ..codecs.penman_units import unit_windows
 
-        self.gs, self.ss = unit_windows(gold, _label(gold)), unit_windows(system, _label(system))
+        self.gs = unit_windows(gold, _label(gold), source=sources[0])
+        self.ss = unit_windows(system, _label(system), source=sources[1])
         self.gbuf, self.sbuf = bytearray(), bytearray()
         self.g_end = self.s_end = False
         self.k = 0
@@ -802,8 +831,9 @@ def _smatch_stream(gold, system, gfmt, sfmt, config, executor, keep, keep_record
             paths = (gold, system)
             mapper = getattr(executor, "map_shared", None)  # this process scores a share too
             parts = executor.workers if mapper is not None else 1
-            tasks = _unit_chunks(gold, system, chunk, parts)  # (k0, units, units): no pickle needed
-            fn = _UnitsScorer(config, keep, keep_records, labels, paths)
+            sources = _sources(gold, system)
+            tasks = _unit_chunks(gold, system, chunk, parts, sources)  # (k0, units, units): no pickle needed
+            fn = _UnitsScorer(config, keep, keep_records, labels, paths, sources=sources)
         elif _units_available():  # workers elsewhere (a cluster): the parent reads the texts
             step = chunk or CHUNK
             tasks = ((config, keep, keep_records, labels, (k0, unit_texts(gold, labels[0], g), unit_texts(system, labels[1], s)))
@@ -874,8 +904,9 @@ def smatch_ahead(gold: str, system: str, config: "AlignConfig", executor) -> Non
     from ..runtime.threads import SharedMap
 
     labels = (_label(gold), _label(system))
-    tasks = _unit_chunks(gold, system, None, workers)
-    fn = _UnitsScorer(config, keep, False, labels, (gold, system))
+    sources = _sources(gold, system)
+    tasks = _unit_chunks(gold, system, None, workers, sources)
+    fn = _UnitsScorer(config, keep, False, labels, (gold, system), sources=sources)
     _EARLY.append(((gold, system, config, frozenset(keep), False, None, workers), SharedMap(fn, tasks, workers).start()))
 
 

@@ -86,13 +86,17 @@ def _task_values(metric: str, keep: frozenset[str], options: dict, pieces: _Piec
     """``(typecode, value bytes, ids)`` of one task ``(k0, (window, units), (window,
     units))``: ids ``None`` when every pair's id is its number, else joined by newlines (a
     list if an id holds one)."""
+    from ..codecs.penman_units import check_whole
     from ..features.triples import pair_codes_units
     from .amr_metrics import _unit_block, batch_values
 
     k0, (gw, gu), (sw, su) = task
     runs = (pieces.run(0, gw, gu), pieces.run(1, sw, su))
     n = len(gu) // 24
-    vals, ids = batch_values(metric, pair_codes_units(runs[0], runs[1], keep), n,
+    coded = pair_codes_units(runs[0], runs[1], keep)
+    for run, label in zip(runs, pieces.labels):  # a mapped file shortened meanwhile: zeros were read
+        check_whole(run[0], label)
+    vals, ids = batch_values(metric, coded, n,
                              lambda i: (_unit_block(runs[0], i), _unit_block(runs[1], i)),
                              k0, pieces.labels, keep, options)
     if ids == [str(k) for k in range(k0 + 1, k0 + n + 1)]:
@@ -127,12 +131,17 @@ class _Tasks:
 
     def _fill(self) -> bool:
         """Windows for both files with units left; False when a file has none left."""
+        from ..codecs.penman_units import release
+
         for side in (0, 1):
             while self.cur[side] is None or self.cur[side][2] == len(self.cur[side][1]):
                 nxt = next(self.streams[side], None)
                 held = self.pieces.held
                 for key in [key for key in held if key[0] == side]:
-                    del held[key]  # a worker holds its own copy; a task taken back reads the file
+                    # a worker holds its own copy; a task taken back reads the file; a mapped
+                    # window's pages are given back up to the next window
+                    piece, offset = held.pop(key)
+                    release(piece, offset, nxt[1] if nxt is not None else offset + len(piece))
                 if nxt is None:
                     self.cur[side] = None
                     break

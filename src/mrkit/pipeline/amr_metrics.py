@@ -353,7 +353,7 @@ def _unit_batches(gold: str, system: str, keep: frozenset[str], metric: str | No
     this one codes the current one.  The first windows may have been cut already, since the
     command started, and the first batch partly coded (:func:`read_ahead`: this thread then
     codes the rest of it from the back).  The same values and errors either way."""
-    from ..codecs.penman_units import UNIT, unit_pieces
+    from ..codecs.penman_units import UNIT, check_whole, release, unit_pieces
     from ..features.triples import pair_codes_units
 
     # the first read is a whole window too: no piece is the small first read joined to
@@ -389,6 +389,8 @@ def _unit_batches(gold: str, system: str, keep: frozenset[str], metric: str | No
                     nxt = join()
                 else:
                     nxt = next(streams[side], None)
+                if cur[side] is not None:  # the piece is done with: its pages given back up to the next one
+                    release(cur[side][0], cur[side][1], nxt[1] if nxt is not None else cur[side][1] + len(cur[side][0]))
                 if nxt is None:
                     cur[side] = None
                     break
@@ -417,6 +419,8 @@ def _unit_batches(gold: str, system: str, keep: frozenset[str], metric: str | No
         else:
             parts = [runs]
             done = [(pair_codes_units(runs[0], runs[1], keep), None)]  # the kernel: batch_values's
+        for c, label in zip(cur, (gold, system)):  # a mapped file shortened meanwhile: zeros were read
+            check_whole(c[0], str(label))
         for part, (coded, vals) in zip(parts, done):
             yield coded, len(part[0][2]) // UNIT, lambda i, r=part: (_unit_block(r[0], i), _unit_block(r[1], i)), vals
 
