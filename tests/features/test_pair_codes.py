@@ -226,6 +226,27 @@ def test_units_with_an_offset_and_bytes_that_are_not_ascii():
                             (bad, 0, array("q", [0, len(bad), 1]).tobytes()), NON_INVERTED_OF)[2] == [0]
 
 
+def test_parts_of_a_buffer_are_tested_for_ascii_on_their_own_bytes():
+    """pair_codes_units looks for bytes that are not ASCII only where its units lie (the
+    read-ahead of ``score`` codes parts of a window that holds the whole file): every part
+    of a buffer whose other blocks are not ASCII -- ASCII blocks only, one that is not,
+    units out of order -- codes as the decoded texts of its blocks."""
+    blocks = ["(a / b :ARG0 (c / γ-Protein))\n", "(x / y :ARG0-of (z / w))\n", "(p / q :polarity -)\n",
+              "# ::id é4\n(m / n :mod \"Ωmega\")\n", "(w / want-01 :ARG0 (b / boy))\n", "(e / é)\n"]
+    data = "\n".join(blocks).encode("utf-8")
+    spans, at = [], 0
+    for text in blocks:
+        raw = text.encode("utf-8")
+        spans.append((at, at + len(raw)))
+        at += len(raw) + 1
+    parts = [[1, 2], [1, 2, 4], [2, 3], [4, 3, 2], [0, 1], [4], [5, 1], [2, 4, 1]]
+    for keep in KEEPS:
+        for part in parts:
+            units = array("q", [x for k in part for x in (*spans[k], 1)]).tobytes()
+            texts = [blocks[k] for k in part]
+            assert pair_codes_units((data, 0, units), (data, 0, units), keep) == pair_codes(texts, texts, keep), part
+
+
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pairs=st.lists(st.tuples(graphs(extra=4), graphs(extra=4)), min_size=1, max_size=5))
 def test_generated_graphs_code_from_bytes_as_from_text(pairs):
