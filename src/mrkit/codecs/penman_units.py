@@ -44,11 +44,12 @@ second window at 1 MB held the worker's first or second chunk back 8-13 ms)."""
 def map_file(path: str | os.PathLike, label: str):
     """The bytes of the regular file ``path`` mapped read-only (:mod:`mrkit.codecs._mapped`:
     a buffer of ``len()`` bytes with ``line_end(pos)``, the position after the first line
-    end at or after ``pos``, and ``release``), or ``None`` where the file is read instead: not a regular file (a
-    pipe, a device, standard input), empty, not openable (the reading reports it),
-    ``MRKIT_NO_MAP`` set, no compiled module.  The mapping lives as long as it or a view of
-    it is referenced; a file shortened by another process while it is mapped ends this
-    process with one line naming ``label`` and exit status 2."""
+    end at or after ``pos``, ``release`` and ``shortened``), or ``None`` where the file is
+    read instead: not a regular file (a pipe, a device, standard input), empty, not
+    openable (the reading reports it), ``MRKIT_NO_MAP`` set, no compiled module.  The
+    mapping lives as long as it or a view of it is referenced.  Pages lost to another
+    process shortening the file meanwhile read as zeros, and :func:`check_whole` then
+    raises the :class:`~mrkit.errors.InputError` naming ``label``."""
     if os.environ.get("MRKIT_NO_MAP"):
         return None
     try:
