@@ -279,3 +279,27 @@ def test_the_automatic_choice_is_never_processes(tmp_path, monkeypatch):
     for metric in ("sema", "sembleu", "wlk", "simple"):
         assert not _worth(SimpleNamespace(metric=metric, gold=str(gold)), {})
     assert _worth(SimpleNamespace(metric="s2match", gold=str(gold)), {})  # aligns: the Smatch pipeline's measure
+
+
+def test_a_window_not_held_is_a_view_of_the_mapping(tmp_path, monkeypatch):
+    """A task of a window this process does not hold (a worker: a window cut after the
+    fork) reads the file's mapping it inherited, not the file; a file that is read, not
+    mapped, is read with one pread."""
+    from array import array
+
+    from mrkit.codecs import _mapped
+    from mrkit.codecs.penman_units import map_file
+    from mrkit.pipeline.amr_coded_shared import _Pieces
+
+    p = tmp_path / "g.amr"
+    data = b"(a / b)\n\n(c / d :ARG0 (e / f))\n\n(g / h)\n"
+    p.write_bytes(data)
+    units = array("q", [9, 31, 3, 33, 40, 5]).tobytes()
+    mapped = _Pieces((str(p), str(p)), ("g", "g"))
+    mapped.maps[0] = map_file(p, "g")
+    piece, start, _ = mapped.run(0, 7, units)
+    assert isinstance(piece.obj, _mapped.Mapped) and start == 9 and bytes(piece) == data[9:40]
+    read = _Pieces((str(p), str(p)), ("g", "g"))
+    piece, start, _ = read.run(0, 7, units)
+    read.close()
+    assert isinstance(piece, bytes) and start == 9 and piece == data[9:40]

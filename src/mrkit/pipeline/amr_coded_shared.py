@@ -10,8 +10,9 @@ compiled reader, runs the metric's kernel and counts the pairs the kernel leaves
 (:func:`mrkit.pipeline.amr_metrics.batch_values`), and sends back the values as array
 bytes and the ids joined by newlines (none when every pair has its number for id).  A
 window held when the workers fork (the first window of each file, read before the map) is
-read by the worker from its own memory; a later one from the file (one ``pread`` per
-task).  This process joins the values in file order and hands them to the metric's result
+read by the worker from its own memory; a later one from the file's mapping the worker
+inherited (:func:`mrkit.codecs.penman_units.map_file`; a file that is read, not mapped:
+one ``pread`` per task), whose pages it gives back once the task is coded.  This process joins the values in file order and hands them to the metric's result
 exactly as the serial path does: the same columns, hence the same sums and bytes of output.
 Errors come as in a serial run: the first bad block in file order, gold first (the map
 raises a task's exception after every earlier task's result, and the stream's own after
@@ -47,17 +48,19 @@ self-scheduling), between :data:`TASK_MIN` and :data:`TASK_MAX`."""
 
 class _Pieces:
     """The windows of the two files this process holds, ``(side, number) -> (bytes, file
-    offset)`` (a worker: those held when it was forked), and the files to read the others
-    from."""
+    offset)`` (a worker: those held when it was forked), the files' mappings
+    (:func:`mrkit.codecs.penman_units.map_file`, side -> mapping: a worker keeps those of
+    its parent), and the files to read the others from."""
 
-    __slots__ = ("paths", "labels", "held", "fds")
+    __slots__ = ("paths", "labels", "held", "fds", "maps")
 
     def __init__(self, paths: tuple, labels: tuple) -> None:
-        self.paths, self.labels, self.held, self.fds = paths, labels, {}, {}
+        self.paths, self.labels, self.held, self.fds, self.maps = paths, labels, {}, {}, {}
 
     def run(self, side: int, number: int, units: bytes) -> tuple:
         """``(bytes, file offset, units)`` of consecutive units of file ``side`` (window
-        ``number``): a view of the window when held, else read from the file."""
+        ``number``): a view of the window when held, else of the file's mapping, else read
+        from the file."""
         units = memoryview(units)
         u = units.cast("q")
         start, end = u[0], u[-2]
@@ -65,6 +68,9 @@ class _Pieces:
         if got is not None:
             piece, offset = got
             return memoryview(piece)[start - offset:end - offset], start, units
+        mapped = self.maps.get(side)
+        if mapped is not None:
+            return memoryview(mapped)[start:end], start, units
         try:
             fd = self.fds.get(side)
             if fd is None:
@@ -86,7 +92,7 @@ def _task_values(metric: str, keep: frozenset[str], options: dict, pieces: _Piec
     """``(typecode, value bytes, ids)`` of one task ``(k0, (window, units), (window,
     units))``: ids ``None`` when every pair's id is its number, else joined by newlines (a
     list if an id holds one)."""
-    from ..codecs.penman_units import check_whole
+    from ..codecs.penman_units import check_whole, release
     from ..features.triples import pair_codes_units
     from .amr_metrics import _unit_block, batch_values
 
@@ -96,6 +102,7 @@ def _task_values(metric: str, keep: frozenset[str], options: dict, pieces: _Piec
     coded = pair_codes_units(runs[0], runs[1], keep)
     for run, label in zip(runs, pieces.labels):  # a mapped file shortened meanwhile: zeros were read
         check_whole(run[0], label)
+        release(run[0], run[1], run[1] + len(run[0]))  # coded: its pages given back (read again if a pair needs it)
     vals, ids = batch_values(metric, coded, n,
                              lambda i: (_unit_block(runs[0], i), _unit_block(runs[1], i)),
                              k0, pieces.labels, keep, options)
@@ -131,7 +138,7 @@ class _Tasks:
 
     def _fill(self) -> bool:
         """Windows for both files with units left; False when a file has none left."""
-        from ..codecs.penman_units import release
+        from ..codecs.penman_units import _owner, release
 
         for side in (0, 1):
             while self.cur[side] is None or self.cur[side][2] == len(self.cur[side][1]):
@@ -147,6 +154,8 @@ class _Tasks:
                     break
                 self.numbers[side] += 1
                 held[side, self.numbers[side]] = (nxt[0], nxt[1])
+                if side not in self.pieces.maps and isinstance(nxt[0], memoryview):
+                    self.pieces.maps[side] = _owner(nxt[0])
                 self.cur[side] = [self.numbers[side], memoryview(nxt[2]), 0]
         return self.cur[0] is not None and self.cur[1] is not None
 
