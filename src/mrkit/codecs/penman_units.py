@@ -74,7 +74,7 @@ SHORTENED = "cannot read: the file was shortened, or its storage failed, while i
 """What a mapped file that lost pages while it was read reports (:func:`check_whole`)."""
 
 
-def _owner(view):
+def mapping_of(view):
     """The mapping (:func:`map_file`) that ``view`` (a piece, a view of one, or the mapping
     itself) reads, else ``None`` (bytes that were read)."""
     owner = view.obj if isinstance(view, memoryview) else view
@@ -90,7 +90,7 @@ def check_whole(view, label: str) -> None:
     failed) while it was mapped, when the mapping ``view`` reads lost pages: what was read
     of it since is zeros (:mod:`mrkit.codecs._mapped`).  The readers call it after each
     piece of work on a mapping, before they use what they read."""
-    owner = _owner(view)
+    owner = mapping_of(view)
     if owner is not None and owner.shortened():
         raise InputError(SHORTENED, label)
 
@@ -101,9 +101,23 @@ def release(view, start: int, end: int) -> None:
     once the caller is done with them: resident memory then stays flat however large the
     file (the bytes stay in the page cache; read again, they are mapped again).  Nothing
     for bytes that were read."""
-    owner = _owner(view)
+    owner = mapping_of(view)
     if owner is not None:
         owner.release(start, end)
+
+
+def done_with(view, start: int, end: int, label: str) -> None:
+    """The caller has read bytes ``[start, end)`` of ``view``'s file and is done with them:
+    :func:`check_whole` (the file shortened meanwhile: its error), then :func:`release`."""
+    check_whole(view, label)
+    release(view, start, end)
+
+
+def release_piece(piece, offset: int, following) -> None:
+    """:func:`release` of a piece of :func:`unit_pieces` (file offset ``offset``) the caller
+    is done with, up to where the ``following`` piece starts (it may begin inside this
+    one), or to its end when ``following`` is None."""
+    release(piece, offset, following[1] if following is not None else offset + len(piece))
 
 
 class CutDeclined(Exception):

@@ -281,20 +281,15 @@ def _score_units_coded(fast: tuple, config: "AlignConfig", keep: frozenset[str],
     results (tested).  A pair the stage does not certify goes the general way, as there;
     ``None`` (the caller goes :func:`_score_texts`'s way) when the coder refuses a pair, so
     that unusual PENMAN and errors take exactly that way."""
-    from ..codecs.penman_units import unit_bytes, unit_texts
+    from ..codecs.penman_units import done_with, unit_bytes, unit_texts
 
     (glabel, slabel), (gpath, spath), (k0, gunits, sunits) = labels, paths, items
     gpiece, gbase = unit_bytes(gpath, glabel, gunits, sources[0])
     spiece, sbase = unit_bytes(spath, slabel, sunits, sources[1])
     code_pairs, stages = fast[4]
     ids, counts, codes, offsets, refused = code_pairs(gpiece, gbase, gunits, spiece, sbase, sunits, fast[2], k0)
-    if sources[0] is not None or sources[1] is not None:  # the chunk's text is coded: its pages given back
-        from ..codecs.penman_units import check_whole, release
-
-        for source, piece, base, label in ((sources[0], gpiece, gbase, glabel), (sources[1], spiece, sbase, slabel)):
-            if source is not None:
-                check_whole(source, label)
-                release(source, base, base + len(piece))
+    done_with(gpiece, gbase, gbase + len(gpiece), glabel)  # coded: a mapped chunk's pages given back
+    done_with(spiece, sbase, sbase + len(spiece), slabel)
     if refused:
         return None
     scores = stages(codes, offsets, *fast[3])
@@ -608,20 +603,24 @@ def _unit_chunks(gold: str, system: str, chunk: int | None, parts: int = 1,
     growing to a 32nd of the pairs sent so far (at most :data:`UNIT_CHUNK_MAX`); with
     ``parts`` > 1 (processes sharing the stream) the chunks are guided instead
     (:class:`_UnitStream`).  ``sources``: the files' mappings when the caller holds them
-    (:func:`_sources`), scanned where they lie."""
+    (:func:`_unit_tasks`), scanned where they lie."""
     if parts > 1 and not chunk:
         return _UnitStream(gold, system, parts, sources)
     return _fixed_unit_chunks(gold, system, chunk, sources)
 
 
-def _sources(gold: str, system: str) -> tuple:
-    """The two files' mappings (:func:`mrkit.codecs.penman_units.map_file`; ``None`` for a
-    file that is read instead), shared by the chunk stream that cuts them and the scorer
-    that codes the chunks (views of the mapping: neither the scan nor a chunk copies the
-    file, issue 14)."""
+def _unit_tasks(gold: str, system: str, chunk: int | None, parts: int, config: "AlignConfig",
+                keep: frozenset[str], record: bool) -> tuple:
+    """``(chunks, scorer)`` of a run on the compiled units: :func:`_unit_chunks` and the
+    :class:`_UnitsScorer` of its chunks, sharing the two files' mappings
+    (:func:`mrkit.codecs.penman_units.map_file`; ``None`` for a file that is read instead:
+    neither the scan nor a chunk copies a mapped file, issue 14)."""
     from ..codecs.penman_units import map_file
 
-    return map_file(gold, _label(gold)), map_file(system, _label(system))
+    labels = (_label(gold), _label(system))
+    sources = map_file(gold, labels[0]), map_file(system, labels[1])
+    return (_unit_chunks(gold, system, chunk, parts, sources),
+            _UnitsScorer(config, keep, record, labels, (gold, system), sources=sources))
 
 
 def _fixed_unit_chunks(gold: str, system: str, chunk: int | None,
@@ -828,12 +827,10 @@ def _smatch_stream(gold, system, gfmt, sfmt, config, executor, keep, keep_record
         labels = (_label(gold), _label(system))
         mapper = None
         if local:
-            paths = (gold, system)
             mapper = getattr(executor, "map_shared", None)  # this process scores a share too
             parts = executor.workers if mapper is not None else 1
-            sources = _sources(gold, system)
-            tasks = _unit_chunks(gold, system, chunk, parts, sources)  # (k0, units, units): no pickle needed
-            fn = _UnitsScorer(config, keep, keep_records, labels, paths, sources=sources)
+            # (k0, units, units): no pickle needed
+            tasks, fn = _unit_tasks(gold, system, chunk, parts, config, keep, keep_records)
         elif _units_available():  # workers elsewhere (a cluster): the parent reads the texts
             step = chunk or CHUNK
             tasks = ((config, keep, keep_records, labels, (k0, unit_texts(gold, labels[0], g), unit_texts(system, labels[1], s)))
@@ -903,10 +900,7 @@ def smatch_ahead(gold: str, system: str, config: "AlignConfig", executor) -> Non
         return
     from ..runtime.threads import SharedMap
 
-    labels = (_label(gold), _label(system))
-    sources = _sources(gold, system)
-    tasks = _unit_chunks(gold, system, None, workers, sources)
-    fn = _UnitsScorer(config, keep, False, labels, (gold, system), sources=sources)
+    tasks, fn = _unit_tasks(gold, system, None, workers, config, keep, False)
     _EARLY.append(((gold, system, config, frozenset(keep), False, None, workers), SharedMap(fn, tasks, workers).start()))
 
 

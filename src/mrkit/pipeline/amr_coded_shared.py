@@ -12,8 +12,9 @@ bytes and the ids joined by newlines (none when every pair has its number for id
 window held when the workers fork (the first window of each file, read before the map) is
 read by the worker from its own memory; a later one from the file's mapping the worker
 inherited (:func:`mrkit.codecs.penman_units.map_file`; a file that is read, not mapped:
-one ``pread`` per task), whose pages it gives back once the task is coded.  This process joins the values in file order and hands them to the metric's result
-exactly as the serial path does: the same columns, hence the same sums and bytes of output.
+one ``pread`` per task), whose pages it gives back once the task is coded.  This process
+joins the values in file order and hands them to the metric's result exactly as the
+serial path does: the same columns, hence the same sums and bytes of output.
 Errors come as in a serial run: the first bad block in file order, gold first (the map
 raises a task's exception after every earlier task's result, and the stream's own after
 every task drawn before it).
@@ -92,7 +93,7 @@ def _task_values(metric: str, keep: frozenset[str], options: dict, pieces: _Piec
     """``(typecode, value bytes, ids)`` of one task ``(k0, (window, units), (window,
     units))``: ids ``None`` when every pair's id is its number, else joined by newlines (a
     list if an id holds one)."""
-    from ..codecs.penman_units import check_whole, release
+    from ..codecs.penman_units import done_with
     from ..features.triples import pair_codes_units
     from .amr_metrics import _unit_block, batch_values
 
@@ -100,9 +101,8 @@ def _task_values(metric: str, keep: frozenset[str], options: dict, pieces: _Piec
     runs = (pieces.run(0, gw, gu), pieces.run(1, sw, su))
     n = len(gu) // 24
     coded = pair_codes_units(runs[0], runs[1], keep)
-    for run, label in zip(runs, pieces.labels):  # a mapped file shortened meanwhile: zeros were read
-        check_whole(run[0], label)
-        release(run[0], run[1], run[1] + len(run[0]))  # coded: its pages given back (read again if a pair needs it)
+    for run, label in zip(runs, pieces.labels):  # coded: its pages given back (read again if a pair needs it)
+        done_with(run[0], run[1], run[1] + len(run[0]), label)
     vals, ids = batch_values(metric, coded, n,
                              lambda i: (_unit_block(runs[0], i), _unit_block(runs[1], i)),
                              k0, pieces.labels, keep, options)
@@ -138,7 +138,7 @@ class _Tasks:
 
     def _fill(self) -> bool:
         """Windows for both files with units left; False when a file has none left."""
-        from ..codecs.penman_units import _owner, release
+        from ..codecs.penman_units import mapping_of, release_piece
 
         for side in (0, 1):
             while self.cur[side] is None or self.cur[side][2] == len(self.cur[side][1]):
@@ -147,15 +147,14 @@ class _Tasks:
                 for key in [key for key in held if key[0] == side]:
                     # a worker holds its own copy; a task taken back reads the file; a mapped
                     # window's pages are given back up to the next window
-                    piece, offset = held.pop(key)
-                    release(piece, offset, nxt[1] if nxt is not None else offset + len(piece))
+                    release_piece(*held.pop(key), nxt)
                 if nxt is None:
                     self.cur[side] = None
                     break
                 self.numbers[side] += 1
                 held[side, self.numbers[side]] = (nxt[0], nxt[1])
                 if side not in self.pieces.maps and isinstance(nxt[0], memoryview):
-                    self.pieces.maps[side] = _owner(nxt[0])
+                    self.pieces.maps[side] = mapping_of(nxt[0])
                 self.cur[side] = [self.numbers[side], memoryview(nxt[2]), 0]
         return self.cur[0] is not None and self.cur[1] is not None
 

@@ -353,7 +353,7 @@ def _unit_batches(gold: str, system: str, keep: frozenset[str], metric: str | No
     this one codes the current one.  The first windows may have been cut already, since the
     command started, and the first batch partly coded (:func:`read_ahead`: this thread then
     codes the rest of it from the back).  The same values and errors either way."""
-    from ..codecs.penman_units import UNIT, check_whole, release, unit_pieces
+    from ..codecs.penman_units import UNIT, check_whole, release_piece, unit_pieces
     from ..features.triples import pair_codes_units
 
     # the first read is a whole window too: no piece is the small first read joined to
@@ -390,7 +390,7 @@ def _unit_batches(gold: str, system: str, keep: frozenset[str], metric: str | No
                 else:
                     nxt = next(streams[side], None)
                 if cur[side] is not None:  # the piece is done with: its pages given back up to the next one
-                    release(cur[side][0], cur[side][1], nxt[1] if nxt is not None else cur[side][1] + len(cur[side][0]))
+                    release_piece(cur[side][0], cur[side][1], nxt)
                 if nxt is None:
                     cur[side] = None
                     break
