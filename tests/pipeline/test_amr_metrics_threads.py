@@ -317,6 +317,38 @@ def test_the_first_batch_coded_ahead_and_here_is_the_serial_one(tmp_path, ahead,
         assert all(n == 0 for n, m in finished) and len(here) >= len(finished)  # this thread coded parts
 
 
+@pytest.mark.parametrize("metric", ["sema", "wlk"])
+def test_the_codes_of_a_counted_part_are_let_go(tmp_path, ahead, monkeypatch, metric):
+    """Once the kernel has counted a part, its codes are dropped (their memory serves the
+    next part's): every part coded ahead keeps only its ids and refused pairs, so does a
+    part coded and counted here (_coded_values), unless the kernel declined it -- and the
+    result is the serial one."""
+    import time
+
+    from mrkit.codecs.penman_units import unit_pieces
+
+    monkeypatch.setattr(amr_metrics, "PRECODE_BATCH", 4)
+    gold, system = _big(tmp_path, 60)
+    want = _outcome(metric, gold, system, 1)
+    amr_metrics.read_ahead(str(gold), str(system))
+    pre = amr_metrics._AHEAD[-1][3]
+    deadline = time.monotonic() + 30
+    while pre.next < 8 and time.monotonic() < deadline:  # a few parts coded ahead
+        time.sleep(0.001)
+    assert _outcome(metric, gold, system, 0) == want
+    assert len(pre.parts) >= 2
+    for a, b, coded, values in pre.parts:
+        ids, codes, refused = coded
+        assert values is not None and codes is None and len(ids) == b - a
+    runs = [next(unit_pieces(str(path), str(path), False)) for path in (gold, system)]
+    coded, values = amr_metrics._coded_values(metric, runs, amr_metrics.NON_INVERTED_OF, {})
+    assert values is not None and coded[1] is None and len(coded[0]) == len(runs[0][2]) // 24
+    kernel = amr_metrics.CODED[metric]
+    monkeypatch.setitem(amr_metrics.CODED, metric, (kernel[0], lambda *a: None) + kernel[2:])
+    coded, values = amr_metrics._coded_values(metric, runs, amr_metrics.NON_INVERTED_OF, {})
+    assert values is None and len(coded[1]) > 0  # declined: the codes kept for the caller
+
+
 def test_what_was_coded_ahead_with_other_roles_is_dropped(tmp_path, ahead, monkeypatch):
     """SemBLEU with --reference keeps inverted roles: the parts coded ahead (with the
     default roles) are not used, the coding ahead stops, and the result is the serial one."""

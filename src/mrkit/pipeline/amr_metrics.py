@@ -603,11 +603,14 @@ class _Precoding:
 
 
 def _count_part(kernel: tuple, part: list) -> None:
-    """The kernel's values of a part coded ahead (``[start, end, coded, values]``), in place."""
+    """The kernel's values of a part coded ahead (``[start, end, coded, values]``), in place;
+    its codes then dropped (:func:`_counted`)."""
     metric, options = kernel
     coded = part[2]
     if part[3] is None and coded is not None:
         part[3] = CODED[metric][1](coded[1], part[1] - part[0], options)
+        if part[3] is not None:
+            part[2] = _counted(coded)
 
 
 def _read_ahead_of(gold: str, system: str) -> tuple | None:
@@ -645,14 +648,23 @@ def _kernel_loaded(metric: str, options: dict) -> None:
 
 def _coded_values(metric: str, runs: list, keep: frozenset[str], options: dict) -> tuple:
     """``(coded, values)`` of the pairs of ``runs`` (``(piece, offset, units)`` of both
-    files): the compiled reader's result and the metric's kernel's values of it (``None``
-    when either is missing: :func:`batch_values` then declines)."""
+    files): the compiled reader's result (without its codes once counted: :func:`_counted`)
+    and the metric's kernel's values of it (``None`` when either is missing:
+    :func:`batch_values` then declines)."""
     from ..features.triples import pair_codes_units
 
     coded = pair_codes_units(runs[0], runs[1], keep)
     if coded is None:
         return None, None
-    return coded, CODED[metric][1](coded[1], len(runs[0][2]) // 24, options)
+    values = CODED[metric][1](coded[1], len(runs[0][2]) // 24, options)
+    return (coded, None) if values is None else (_counted(coded), values)
+
+
+def _counted(coded: tuple) -> tuple:
+    """``coded`` without its codes, once the kernel has counted them: what
+    :func:`batch_values` still reads of it (the ids, the pairs refused), and the codes'
+    memory free for the next part's (its pages not faulted in again)."""
+    return coded[0], None, coded[2]
 
 
 def _unit_block(run: tuple, i: int) -> tuple[int, str]:
