@@ -269,3 +269,38 @@ def test_release_gives_pages_back_and_keeps_the_bytes(tmp_path):
     m.release(100, 4096 * 3 - 1)  # only page 1 is whole in the range
     assert bytes(memoryview(m)[:4096 * 3]) == data[:4096 * 3]
     U.release(b"read bytes", 0, 10)  # bytes that were read: nothing to give back
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="Linux /proc")
+def test_release_with_a_stride_gives_pages_back_a_stride_at_a_time(tmp_path, monkeypatch):
+    """release(start, end, stride): the ranges released are gathered, in any order, and
+    their pages given back in one call once they span ``stride`` bytes or reach the file's
+    end; until then they stay resident.  penman_units.release passes RELEASE_STRIDE."""
+    p = tmp_path / "big.amr"
+    mb = 1 << 20
+    data = bytes(range(256)) * (8 * 4096)  # 8 MB
+    p.write_bytes(data)
+    m = U.map_file(p, "big")
+    before = _resident_pages()
+    assert bytes(m) == data
+    touched = _resident_pages() - before
+    assert touched > 1800  # 2,048 pages
+    m.release(mb, 2 * mb, 3 * mb)  # 1 MB gathered: nothing given back yet
+    m.release(0, mb, 3 * mb)  # an earlier range, after a later one: 2 MB
+    assert _resident_pages() - before > touched - 100
+    m.release(2 * mb, 3 * mb, 3 * mb)  # 3 MB: the span given back
+    assert touched - 868 < _resident_pages() - before < touched - 700  # 768 pages
+    m.release(3 * mb, 4 * mb, 3 * mb)  # 1 MB gathered again
+    m.release(7 * mb, 8 * mb, 3 * mb)  # the file's end: the span from 3 MB, 5 MB, given back
+    assert _resident_pages() - before < touched - 1800
+    assert bytes(m) == data  # mapped again, the same bytes
+    assert U.RELEASE_STRIDE >= mb
+    calls = []
+
+    class Owner:
+        def release(self, *a):
+            calls.append(a)
+
+    monkeypatch.setattr(U, "mapping_of", lambda view: Owner())
+    U.release(b"x", 5, 9)
+    assert calls == [(5, 9, U.RELEASE_STRIDE)]
