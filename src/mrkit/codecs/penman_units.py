@@ -99,7 +99,7 @@ RELEASE_STRIDE = 2 << 20
 """Bytes of a mapped file given back at a time (:func:`release`): every madvise that drops
 pages of a process with two threads interrupts the other core to flush its TLB; SICK x5
 ``smatch -j 2`` made 67 such calls, one per chunk and file (~1-3 ms of CPU; the run's wall
-time 1.3 ms less without them), 2 MB at a time ~8.  At most this much of each file stays
+time 1.3 ms less without them), 2 MB at a time 5.  At most this much of each file stays
 mapped for nothing."""
 
 
