@@ -286,8 +286,7 @@ def _units_mapped(source, label: str, graphs: bool, window: int, size: int,
         else:  # the file ends with a line end: what is left is the last (empty) piece
             end, final, piece = n, True, b""
         units, state, status = _cut.scan(piece, offset, state, final, graphs)
-        if source.shortened():
-            raise InputError(SHORTENED, label)
+        check_whole(source, label)
         if status:
             raise CutDeclined(status)
         offset = end

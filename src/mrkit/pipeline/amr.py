@@ -623,12 +623,20 @@ def _unit_tasks(gold: str, system: str, chunk: int | None, parts: int, config: "
             _UnitsScorer(config, keep, record, labels, (gold, system), sources=sources))
 
 
+def _unit_windows_of(gold: str, system: str, sources: tuple) -> tuple:
+    """The two files' unit windows (:func:`mrkit.codecs.penman_units.unit_windows`), through
+    their mappings ``sources`` where the caller holds them."""
+    from ..codecs.penman_units import unit_windows
+
+    return (unit_windows(gold, _label(gold), source=sources[0]),
+            unit_windows(system, _label(system), source=sources[1]))
+
+
 def _fixed_unit_chunks(gold: str, system: str, chunk: int | None,
                        sources: tuple = (None, None)) -> Iterator[tuple[int, bytes, bytes]]:
-    from ..codecs.penman_units import UNIT, CutDeclined, unit_windows
+    from ..codecs.penman_units import UNIT, CutDeclined
 
-    gs = unit_windows(gold, _label(gold), source=sources[0])
-    ss = unit_windows(system, _label(system), source=sources[1])
+    gs, ss = _unit_windows_of(gold, system, sources)
     gbuf, sbuf = bytearray(), bytearray()
     g_end = s_end = False
     k = 0
@@ -724,10 +732,7 @@ class _UnitStream:
     at most :data:`UNIT_CHUNK_HERE` pairs.  Chunks come in file order whoever draws them."""
 
     def __init__(self, gold: str, system: str, parts: int, sources: tuple = (None, None)) -> None:
-        from ..codecs.penman_units import unit_windows
-
-        self.gs = unit_windows(gold, _label(gold), source=sources[0])
-        self.ss = unit_windows(system, _label(system), source=sources[1])
+        self.gs, self.ss = _unit_windows_of(gold, system, sources)
         self.gbuf, self.sbuf = bytearray(), bytearray()
         self.g_end = self.s_end = False
         self.k = 0
