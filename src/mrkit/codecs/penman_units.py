@@ -115,11 +115,12 @@ def release(view, start: int, end: int) -> None:
         owner.release(start, end, RELEASE_STRIDE)
 
 
-def done_with(view, start: int, end: int, label: str) -> None:
-    """The caller has read bytes ``[start, end)`` of ``view``'s file and is done with them:
-    :func:`check_whole` (the file shortened meanwhile: its error), then :func:`release`."""
-    check_whole(view, label)
-    release(view, start, end)
+def done_with(piece, offset: int, label: str) -> None:
+    """The caller has read ``piece`` (bytes of a file from its offset ``offset``: a view of
+    :func:`unit_bytes` or of a mapping) and is done with it: :func:`check_whole` (the file
+    shortened meanwhile: its error), then :func:`release` of its bytes."""
+    check_whole(piece, label)
+    release(piece, offset, offset + len(piece))
 
 
 def release_piece(piece, offset: int, following) -> None:

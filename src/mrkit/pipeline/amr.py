@@ -288,8 +288,8 @@ def _score_units_coded(fast: tuple, config: "AlignConfig", keep: frozenset[str],
     spiece, sbase = unit_bytes(spath, slabel, sunits, sources[1])
     code_pairs, stages = fast[4]
     ids, counts, codes, offsets, refused = code_pairs(gpiece, gbase, gunits, spiece, sbase, sunits, fast[2], k0)
-    done_with(gpiece, gbase, gbase + len(gpiece), glabel)  # coded: a mapped chunk's pages given back
-    done_with(spiece, sbase, sbase + len(spiece), slabel)
+    done_with(gpiece, gbase, glabel)  # coded: a mapped chunk's pages given back
+    done_with(spiece, sbase, slabel)
     if refused:
         return None
     scores = stages(codes, offsets, *fast[3])

@@ -102,7 +102,7 @@ def _task_values(metric: str, keep: frozenset[str], options: dict, pieces: _Piec
     n = len(gu) // 24
     coded = pair_codes_units(runs[0], runs[1], keep)
     for run, label in zip(runs, pieces.labels):  # coded: its pages given back (read again if a pair needs it)
-        done_with(run[0], run[1], run[1] + len(run[0]), label)
+        done_with(run[0], run[1], label)
     vals, ids = batch_values(metric, coded, n,
                              lambda i: (_unit_block(runs[0], i), _unit_block(runs[1], i)),
                              k0, pieces.labels, keep, options)
