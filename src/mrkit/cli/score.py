@@ -26,9 +26,11 @@ error): smatch the engine options; s2match --vectors, --cutoff and the engine op
 sembleu -k and --reference; wlk -k and --edge-to-node; wwlk --vectors, -k, --direction and
 --edge-weights; wwlk-k3e2n --vectors, -k and --direction; simple and sema none.
 -j/--executor run the pairs of every metric but wwlk and wwlk-k3e2n (which embed batches
-of graphs together in this process) in worker processes.  By default (-j 0) smatch and
-s2match use them on a PENMAN gold file of 8 MB or more (on MRP input or standard input,
-on 1000 pairs or more), when the load average is below the cores - 0.5.  sema, sembleu,
+of graphs together in this process) in worker processes.  smatch runs the pipeline of
+`mrkit smatch` (streamed, read and aligned by compiled code, the same defaults: two
+threads from a 256 KB gold file on, when a second core is free).  By default (-j 0)
+s2match uses workers on a PENMAN gold file of 8 MB or more (on MRP input or standard
+input, on 1000 pairs or more), when the load average is below the cores - 0.5.  sema, sembleu,
 wlk and simple on two PENMAN files (sembleu without --reference, wlk without
 --edge-to-node) use two threads of this process instead by default, from a 128 KB gold
 file on, on two cores: the files are read ahead and each batch of pairs is read and
@@ -159,6 +161,8 @@ def run(args) -> int:
 
                 ci, versus = statistics(args, res, against)
                 return _report(args, res, ci, versus)
+    if args.metric == "smatch" and _builtin_smatch():
+        return _run_smatch(args, opts, fmt)
     golds, systems = _read_pairs(args)
     worth = declaration(args.metric).aligns and len(golds) >= PARALLEL_MIN_PAIRS
     with executor_of(args, parallel_worth_it=worth) as executor:
@@ -170,6 +174,28 @@ def run(args) -> int:
 
         ci, versus = statistics(args, res, against)
     return _report(args, res, ci, versus)
+
+
+def _builtin_smatch() -> bool:
+    """Whether ``smatch`` is still mrkit's own registered metric (user code may register
+    another under the name: then the registry's function scores)."""
+    from ..metrics.registry import _METRICS, _MODULES
+
+    fn = _METRICS.get("smatch")  # not loaded yet: mrkit's own, registered on first use
+    return fn is None or getattr(fn, "__module__", None) == _MODULES["smatch"]
+
+
+def _run_smatch(args, opts: dict, fmt: str | None) -> int:
+    """``score -m smatch``: the pipeline of ``mrkit smatch`` (streamed, compiled; two threads
+    on a large PENMAN corpus by default), reported as every registered metric is."""
+    from ..pipeline.amr import parallel_worth_it, smatch_metric_files
+
+    config = opts["config"]
+    with executor_of(args, parallel_worth_it(args.gold, shared=True, threads=True)) as executor:
+        res = smatch_metric_files(args.gold, args.system, config=config, executor=executor, format=fmt)
+        ci, versus = statistics(args, res, lambda path: smatch_metric_files(
+            args.gold, path, config=config, executor=executor, format=fmt))
+        return _report(args, res, ci, versus)
 
 
 def _worth(args, opts: dict) -> bool:

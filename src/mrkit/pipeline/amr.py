@@ -959,3 +959,24 @@ def smatch_files(gold: str, system: str, *, config: "AlignConfig | None" = None,
     result.detail.update(matched=matched, gold_triples=n_gold, system_triples=n_system,
                          f1_upper_bound=prf(bound, n_gold, n_system)[2])
     return result
+
+
+SMATCH_COLUMNS = ("matched", "gold", "system")
+"""The summable row of a Smatch pair (:data:`mrkit.metrics.amr.smatch_metric.COLUMNS`)."""
+
+
+def smatch_metric_files(gold: str, system: str, *, config: "AlignConfig | None" = None, executor=None,
+                        format: str | None = None):
+    """Smatch of two files as the registered metric ``smatch`` reports it
+    (:func:`mrkit.metrics.amr.smatch_metric.smatch_metric`'s
+    :class:`~mrkit.metrics.result.MetricScores`: per pair F1, corpus micro F1, details
+    ``precision``, ``recall``, ``certified``, ``pairs``), scored by :func:`smatch_files`:
+    streamed (memory flat in the corpus) and read and aligned by the compiled path, with
+    the same rows, ids and certification.  What ``mrkit score -m smatch`` runs."""
+    from ..metrics.result import MetricScores
+
+    result = smatch_files(gold, system, config=config, executor=executor, format=format)
+    res = MetricScores("smatch", result._raw("table"), result.reduce, result.ids, result._raw("certified"),
+                       columns=SMATCH_COLUMNS)
+    res.detail.update(precision=res.precision, recall=res.recall, certified=res.n_certified, pairs=res.pairs)
+    return res

@@ -3,22 +3,30 @@ through the caller's executor."""
 
 from __future__ import annotations
 
-from typing import Sequence
-
 from ...aggregate.reducers import prf_reduce
 from ...align import AlignConfig
 from ...errors import InputError
-from ...features.triples import triples
-from ...model.graph import Graph
 from ..registry import register, through
 from ..result import MetricScores, metric_scores
-from .smatch import PairScore, _pair_score
+
+TYPE_CHECKING = False  # typing is not loaded at run time
+if TYPE_CHECKING:
+    from typing import Sequence
+
+    from ...model.graph import Graph
+    from .smatch import PairScore
+
+# The graph path's modules (the Python engine, numpy, the graph model) load when a pair is
+# scored here, not with the registration: `mrkit score -m smatch` reads the metric's
+# declaration (its options) and then scores through the pipeline of `mrkit smatch`.
 
 COLUMNS = ("matched", "gold", "system")
 """The summable row of a Smatch-like pair: matched, gold and system triples."""
 
 
 def _align_chunk(task: tuple) -> list[PairScore]:
+    from .smatch import _pair_score
+
     (config,), items = task
     return [_pair_score(k, gid, ta, tb, config) for k, gid, ta, tb in items]
 
@@ -34,6 +42,8 @@ def smatch_metric(golds: Sequence[Graph], systems: Sequence[Graph],
                   config: AlignConfig = AlignConfig(), executor=None) -> MetricScores:
     """Per pair: Smatch F1; corpus: micro F1.  ``executor`` aligns the pairs (default:
     this process)."""
+    from ...features.triples import triples
+
     if len(golds) != len(systems):
         raise InputError(f"gold has {len(golds)} graphs but system has {len(systems)}")
     if not golds:
