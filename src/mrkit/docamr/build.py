@@ -208,7 +208,11 @@ class _Doc:
             return []
         h, o = g.nodes[n1], g.nodes[n2]
         forms = [h.label] + [self.label(t) for t in self.children(n1, ADDITIONAL)]
-        names = [self.name_string(t) for t in self.children(n1, "name") if self.label(t) == "name"]
+        name_nodes: dict = {}  # name string -> the head's name node that has it (the first)
+        for t in self.children(n1, "name"):
+            if self.label(t) == "name":
+                name_nodes.setdefault(self.name_string(t), t)
+        names = list(name_nodes)
         wikis = h.property_values("wiki")
         kids: dict[tuple, str] = {}
         for e in g.edges:
@@ -229,8 +233,14 @@ class _Doc:
                     s = self.name_string(e.target)
                     if s in names:
                         dropped_names.append(e.target)
+                        kept = name_nodes.get(s)
+                        if kept is not None and kept in g.nodes and e.target in g.nodes:
+                            # the kept name stands for the dropped one too: its sentences
+                            # are the dropped name's as well (the merged node's are both)
+                            g.nodes[kept].provenance = g.nodes[kept].provenance | g.nodes[e.target].provenance
                         continue
                     names.append(s)
+                    name_nodes.setdefault(s, e.target)
                 else:
                     kid = kids.get((e.label, self.label(e.target)))
                     if kid is not None and kid != e.target and (kid, e.target) not in mergeable:
