@@ -83,3 +83,22 @@ def test_score_smatch_reports_the_registered_metric_without_reading_graphs(tmp_p
                             capture_output=True, text=True, env={"PYTHONPATH": env_path, "PATH": "/usr/bin:/bin"})
     assert probed.returncode == 0, probed.stderr
     assert probed.stdout.splitlines()[-1] == "STREAMED"
+
+
+@pytest.mark.parametrize("size", [512, 1024, 4096])
+def test_s2match_in_batches_is_s2match_of_the_whole_corpus(size):
+    """S2match streamed in batches of pairs (what `score -m s2match` runs) gives the result
+    of the whole corpus's triples at once, whatever the batch."""
+    from mrkit.metrics.amr.s2match import s2match_from_triples, s2match_triple_batches
+    from mrkit.pipeline.amr_metrics import read_triple_pairs, triple_pair_batches
+
+    base = shared_path("amr") / "parseeval-little-prince"
+    gold, system = str(base / "gold.amr"), str(base / "bart.amr")
+    ids, golds, systems = read_triple_pairs(gold, system)
+    whole = s2match_from_triples(golds, systems, ids, vectors="none")
+    streamed = s2match_triple_batches(triple_pair_batches(gold, system, size=size), vectors="none")
+    assert streamed.ids == whole.ids
+    assert streamed.table.tolist() == whole.table.tolist()
+    assert streamed.certified.tolist() == whole.certified.tolist()
+    assert streamed.detail == whole.detail
+    assert (streamed.corpus, streamed.macro, streamed.pair_scores) == (whole.corpus, whole.macro, whole.pair_scores)

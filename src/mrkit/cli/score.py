@@ -39,7 +39,9 @@ The scores never depend on -j.
 
 sema, sembleu, wlk, simple and s2match read PENMAN files straight to the triples they
 count (a compiled reader, no graph objects); blocks it does not take are read by the
-general reader, with the same scores.
+general reader, with the same scores.  smatch, sema, sembleu, wlk, simple and s2match
+stream the pairs (memory does not grow with the corpus but for each pair's counts;
+s2match with a vectors file reads the files twice, once for the words to load).
 """
 
 

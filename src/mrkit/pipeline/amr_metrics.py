@@ -68,15 +68,32 @@ def read_triple_pairs(gold: str, system: str, keep: frozenset[str] = NON_INVERTE
     ``None`` when a block is not one graph or the files hold different numbers of blocks.
     Errors of a block (raised by the general reader) come in the order the general path
     meets them: pair by pair, gold first."""
-    from ..codecs.penman import iter_block_lists
-
-    glabel, slabel = str(gold), str(system)
     ids: list[str | None] = []
     tg: list = []
     ts: list = []
+    try:
+        for i, a, b in triple_pair_batches(gold, system, keep):
+            ids += i
+            tg += a
+            ts += b
+    except _General:
+        return None
+    return ids, tg, ts
 
-    def read(label: str, start: int, text: str, k: int):
-        return _read_block(label, start, text, k, keep)
+
+TRIPLE_BATCH = 4096
+"""Pairs of triples :func:`triple_pair_batches` gives at a time (a multiple of S2match's
+similarity batch, so that its batches are the whole corpus's)."""
+
+
+def triple_pair_batches(gold: str, system: str, keep: frozenset[str] = NON_INVERTED_OF,
+                        size: int = TRIPLE_BATCH):
+    """:func:`read_triple_pairs` streamed: ``(ids, gold triples, system triples)`` of up to
+    ``size`` pairs at a time, in file order; raises :class:`_General` (when it gets there)
+    where :func:`read_triple_pairs` returns ``None``."""
+    from ..codecs.penman import iter_block_lists
+
+    glabel, slabel = str(gold), str(system)
 
     def blocks(path: str):
         for chunk in iter_block_lists(path, content_only=True):
@@ -84,23 +101,27 @@ def read_triple_pairs(gold: str, system: str, keep: frozenset[str] = NON_INVERTE
 
     gs, ss = blocks(gold), blocks(system)
     k = 0
-    try:
-        while True:
-            g = next(gs, None)
-            s = next(ss, None)
-            if g is None or s is None:
-                if g is not None or s is not None or k == 0:
-                    raise _General
-                break
-            gid, a = read(glabel, g[0], g[1], k)
-            _, b = read(slabel, s[0], s[1], k)
-            ids.append(str(k + 1) if gid is None else gid)
-            tg.append(a)
-            ts.append(b)
-            k += 1
-    except _General:
-        return None
-    return ids, tg, ts
+    ids: list[str | None] = []
+    tg: list = []
+    ts: list = []
+    while True:
+        g = next(gs, None)
+        s = next(ss, None)
+        if g is None or s is None:
+            if g is not None or s is not None or k == 0:
+                raise _General
+            break
+        gid, a = _read_block(glabel, g[0], g[1], k, keep)
+        _, b = _read_block(slabel, s[0], s[1], k, keep)
+        ids.append(str(k + 1) if gid is None else gid)
+        tg.append(a)
+        ts.append(b)
+        k += 1
+        if len(ids) == size:
+            yield ids, tg, ts
+            ids, tg, ts = [], [], []
+    if ids:
+        yield ids, tg, ts
 
 
 def score_files(metric: str, gold: str, system: str, format: str | None = None, executor=None,
@@ -129,6 +150,8 @@ def score_files(metric: str, gold: str, system: str, format: str | None = None, 
                 pass
             except _General:
                 return None
+        if metric == "s2match":
+            return _s2match_streamed(gold, system, spec[2](options), executor, options)
         read = read_triple_pairs(gold, system, spec[2](options))
         if read is None:
             return None
@@ -137,6 +160,24 @@ def score_files(metric: str, gold: str, system: str, format: str | None = None, 
         fn = getattr(importlib.import_module(spec[0]), spec[1])
         ids, golds, systems = read
         return fn(golds, systems, ids, executor=executor, **options)
+
+
+def _s2match_streamed(gold: str, system: str, keep: frozenset[str], executor, options: dict):
+    """S2match of two PENMAN files by the triples path, a batch of pairs at a time (memory:
+    one batch, and per pair its counts; a vectors file is read once for the corpus's
+    concepts, gathered by a first pass over the files), or ``None`` for the general path."""
+    from ..metrics.amr.s2match import concept_vocabulary, needs_vocabulary, s2match_triple_batches
+
+    try:
+        vocab = None
+        if needs_vocabulary(options.get("vectors")):
+            vocab = set()
+            for _, golds, systems in triple_pair_batches(gold, system, keep):
+                vocab |= concept_vocabulary((*golds, *systems))
+        return s2match_triple_batches(triple_pair_batches(gold, system, keep), vocabulary=vocab,
+                                      executor=executor, **options)
+    except _General:
+        return None
 
 
 # ---------------------------------------------------------------- the coded corpus path

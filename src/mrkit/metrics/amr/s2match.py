@@ -303,11 +303,21 @@ def _embeddings(vectors, golds: Sequence[Graph], systems: Sequence[Graph]) -> Em
     return get_embeddings(vectors)
 
 
+def needs_vocabulary(vectors) -> bool:
+    """Whether ``vectors`` is a vectors file, read for the corpus's words only."""
+    return isinstance(vectors, (str, os.PathLike)) and str(vectors).lower() not in ("none", "default")
+
+
+def concept_vocabulary(graphs: Sequence[Triples]) -> set[str]:
+    """The words a vectors file is read for, of graphs given by their triples (the concepts
+    are the lower-cased node labels :func:`_vocab` reads)."""
+    return _vocab_of(c for t in graphs for _, c in t.instances)
+
+
 def _embeddings_of_triples(vectors, golds: Sequence[Triples], systems: Sequence[Triples]) -> Embeddings:
-    """:func:`_embeddings` of pairs given by their triples (the concepts are the lower-cased
-    node labels :func:`_vocab` reads)."""
-    if isinstance(vectors, (str, os.PathLike)) and str(vectors).lower() not in ("none", "default"):
-        return get_embeddings(vectors, vocab=_vocab_of(c for t in (*golds, *systems) for _, c in t.instances))
+    """:func:`_embeddings` of pairs given by their triples."""
+    if needs_vocabulary(vectors):
+        return get_embeddings(vectors, vocab=concept_vocabulary((*golds, *systems)))
     return get_embeddings(vectors)
 
 
@@ -382,6 +392,45 @@ def s2match_from_triples(golds: Sequence[Triples], systems: Sequence[Triples], i
 
 def _metric(res: SmatchResult, emb: Embeddings, cutoff: float, diffsense: float) -> MetricScores:
     out = prf_scores("s2match", res.pairs, {})
+    out.detail.update(precision=out.precision, recall=out.recall, certified=out.n_certified,
+                      pairs=out.pairs, vectors=emb.name, cutoff=cutoff, diffsense=diffsense)
+    return out
+
+
+def s2match_triple_batches(batches, vectors=None, config: AlignConfig = AlignConfig(), cutoff: float = 0.5,
+                           diffsense: float = 0.5, executor=None, vocabulary: set[str] | None = None) -> MetricScores:
+    """:func:`s2match_from_triples` of pairs streamed as batches ``(ids, gold triples,
+    system triples)`` (each a multiple of :data:`BATCH` pairs but the last, so that the
+    similarity batches are those of the whole corpus): the same result, holding one batch
+    and each pair's counts, never every pair's triples and alignment.  ``vocabulary``: the
+    corpus's words (:func:`concept_vocabulary`) when ``vectors`` is a file."""
+    from ...metrics.result import metric_scores
+
+    if needs_vocabulary(vectors):
+        emb = get_embeddings(vectors, vocab=vocabulary if vocabulary is not None else set())
+    else:
+        emb = get_embeddings(vectors)
+    sim = _SimCache(emb, cutoff, diffsense)
+    from array import array
+
+    columns = (array("d"), array("d"), array("d"))  # matched, gold, system: 24 bytes a pair
+    certified = bytearray()
+    all_ids: list[str | None] = []
+    for ids, golds, systems in batches:
+        check_pairs(golds, systems)
+        for first in range(0, len(ids), BATCH):
+            batch = list(zip(golds[first:first + BATCH], systems[first:first + BATCH]))
+            matrices = sim.matrices([(_concepts(ta), _concepts(tb)) for ta, tb in batch])
+            base = len(all_ids) + first
+            items = [(base + k, ids[first + k], ta, tb, S) for k, ((ta, tb), S) in enumerate(zip(batch, matrices))]
+            for p in through(executor, _score_chunk, items, config):
+                columns[0].append(p.matched)
+                columns[1].append(p.gold)
+                columns[2].append(p.system)
+                certified.append(bool(p.certified))
+        all_ids += ids
+    rows = np.column_stack([np.frombuffer(c, dtype=np.float64) for c in columns]) if all_ids else []
+    out = metric_scores("s2match", rows, all_ids, prf_reduce, COLUMNS, np.frombuffer(certified, dtype=bool), {})
     out.detail.update(precision=out.precision, recall=out.recall, certified=out.n_certified,
                       pairs=out.pairs, vectors=emb.name, cutoff=cutoff, diffsense=diffsense)
     return out
