@@ -121,3 +121,34 @@ def test_self_comparison_is_perfect(rel, assignment):
     assert h.r_num == h.r_den and h.p_num == h.p_den
     num, den = path_ratio_counts(t, t)
     assert num == den
+
+
+def test_path_ratio_runs_through_clusters_without_mentions():
+    """Gold 0 -> 77 -> 1 with cluster 77 holding no mention: (m0, m1) are 3 apart in gold
+    (two edges, plus one), 2 in a system that relates their clusters directly.  SciCo's
+    own ``eval/shortest_path.py`` (ariecattan/SciCo@e1055b7, its graph built from the
+    relations) gives 2.6667 / 3 and, with the pairs connected on neither side, 3.6667 / 4;
+    paths that skipped cluster 77 gave 2 / 3 and 3 / 4."""
+    gold = Topic("1", {0: [(0, 0, 0)], 1: [(0, 2, 2)]}, [(0, 77), (77, 1)])
+    system = Topic("1", {10: [(0, 0, 0)], 11: [(0, 2, 2)]}, [(10, 11)])
+    num, den = path_ratio_counts(gold, system)
+    assert den == 3 and num == pytest.approx(2 + 2 / 3, abs=1e-12)
+    num, den = path_ratio_counts(gold, system, with_tn=True)
+    assert den == 4 and num == pytest.approx(3 + 2 / 3, abs=1e-12)
+    # a relation to a cluster without mentions that leads nowhere changes nothing
+    leaf = Topic("1", {0: [(0, 0, 0)], 1: [(0, 2, 2)]}, [(0, 1), (1, 99)])
+    plain = Topic("1", {0: [(0, 0, 0)], 1: [(0, 2, 2)]}, [(0, 1)])
+    assert path_ratio_counts(leaf, system) == path_ratio_counts(plain, system)
+
+
+@settings(max_examples=60, deadline=None)
+@given(dag_relations, st.lists(st.integers(0, 5), min_size=1, max_size=8))
+def test_self_comparison_is_perfect_for_paths_through_empty_clusters(rel, assignment):
+    """Relations may name clusters without mentions (SciCo counts them): a topic against
+    itself still has every connected pair at the same distance on both sides."""
+    clusters: dict = {}
+    for i, c in enumerate(assignment):
+        clusters.setdefault(c, []).append((0, i, i))
+    t = Topic("t", clusters, rel)
+    num, den = path_ratio_counts(t, t)
+    assert num == den

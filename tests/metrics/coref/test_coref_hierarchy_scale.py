@@ -61,12 +61,13 @@ def _brute_distance(topic, a, b):
         return 0
     if a == b:
         return 1
-    nodes = set(topic.clusters)
+    # SciCo's shortest_path.py builds its graph from the relations (networkx
+    # add_edges_from): a cluster without mentions is a node that paths run through
     seen, queue = {a: 0}, deque([a])
     while queue:
         x = queue.popleft()
         for p, c in topic.relations:
-            if p == x and c in nodes and p in nodes and c not in seen:
+            if p == x and c not in seen:
                 seen[c] = seen[x] + 1
                 queue.append(c)
     return seen[b] + 1 if b in seen else 0

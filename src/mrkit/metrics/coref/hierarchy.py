@@ -13,7 +13,8 @@
   ``d`` is 1 for the same cluster, 1 + the length of the shortest directed path between
   the clusters otherwise, 0 when not connected; micro (sum over topics, then divide) and
   macro (mean of the topic ratios).  ``with_tn`` also counts pairs connected on neither
-  side, as 1.  Paths run through clusters that have mentions.
+  side, as 1.  Paths run through every cluster a relation names, also one without
+  mentions (as SciCo's ``shortest_path.py`` builds its graph from the relations).
 
 Mentions of the system that gold does not have (and the reverse) take part as they are:
 they are never in a gold cluster, so their relations are never correct.
@@ -175,18 +176,22 @@ def hierarchy50_counts(gold: Topic, system: Topic) -> Counts:
 
 def _distance_rows(topic: Topic, sources, targets):
     """``d[i, j]`` between the clusters numbered ``sources[i]`` and ``targets[j]`` (-1: no
-    cluster): 1 for the same cluster, 1 + the shortest directed path (through clusters
-    that have mentions), 0 when not connected.  Breadth-first searches in scipy."""
+    cluster): 1 for the same cluster, 1 + the shortest directed path (through any
+    cluster a relation names, with mentions or not), 0 when not connected.  Breadth-first
+    searches in scipy."""
     import numpy as np
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import shortest_path
 
     index = {c: i for i, c in enumerate(topic.clusters)}
-    n = len(index)
     out = np.zeros((len(sources), len(targets)), dtype=np.int64)
-    if n == 0:
+    if not index:
         return out
-    edges = [(index[p], index[c]) for p, c in topic.relations if p in index and c in index]
+    for rel in topic.relations:  # clusters without mentions: after the numbered ones
+        for c in rel:
+            index.setdefault(c, len(index))
+    n = len(index)
+    edges = [(index[p], index[c]) for p, c in topic.relations]
     rows = np.array([e[0] for e in edges], dtype=np.int64)
     cols = np.array([e[1] for e in edges], dtype=np.int64)
     graph = csr_matrix((np.ones(len(edges)), (rows, cols)), shape=(n, n))
@@ -225,14 +230,14 @@ def _path_parts(gold: Topic, system: Topic) -> tuple[float, int, int]:
     n_cells = len(keys)
     ratios: Counter = Counter()
     den = 0
-    # Rows whose clusters have no relation to another cluster with mentions on either side
+    # Rows whose clusters have no relation to another cluster on either side
     # (leaves, unrelated clusters, mentions one side lacks) reach only their own clusters:
     # distance 1 to the cells sharing their gold (or system) cluster, 0 to all others.
     # Counted directly, so that only the other rows take the blocks of distances.
     def has_children(topic: Topic, index: dict) -> np.ndarray:
         out = np.zeros(len(index) + 1, dtype=bool)  # the last slot: no cluster (-1)
         for p, c in topic.relations:
-            if p in index and c in index:
+            if p in index and c != p:  # a child without mentions may lead further
                 out[index[p]] = True
         return out
 
