@@ -76,11 +76,19 @@ def test_hand_written_sentence():
     ("# sent_id = x\n1\ta\ta\tX\tX\t_\t0\troot\t_\n\n", "10 tab-separated columns"),
     ("# sent_id = x\n1\ta\ta\tX\tX\t_\t7\troot\t_\t_\n\n", "head '7'"),
     ("# sent_id = x\nA\ta\ta\tX\tX\t_\t0\troot\t_\t_\n\n", "is not a number"),
+    # a range past the sentence's words: refused before a list of its numbers is made
+    # (1-10000000 took 1.5 GB and was accepted)
+    ("# sent_id = x\n1-10000000\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\tX\t_\t0\troot\t_\t_\n\n",
+     "does not cover words"),
+    ("# sent_id = x\n2-1\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\ta\tX\tX\t_\t0\troot\t_\t_\n\n", "does not cover words"),
+    # a word number written twice was an internal error (duplicate node id)
+    ("# sent_id = x\n1\ta\ta\tX\tX\t_\t0\troot\t_\t_\n1\tb\tb\tX\tX\t_\t1\tdep\t_\t_\n\n", "repeated:3"),
 ])
 def test_malformed_lines_name_their_line(text, what):
+    what, _, line = what.partition(":")  # the line named, when not the first word's (2)
     with pytest.raises(InputError, match=what) as info:
         list(iter_conllu(io.StringIO(text), name="bad.conllu"))
-    assert info.value.line == 2 and info.value.graph == "x"
+    assert info.value.line == int(line or 2) and info.value.graph == "x"
 
 
 def test_companion_tokens_anchor_sdp(tmp_path):

@@ -67,11 +67,17 @@ def _graph(start: int, block: list[tuple[int, str]], label: str, texts: dict[str
     words: list[tuple[int, list[str]]] = []
     surface: list[tuple[int, list[str], list[int]]] = []  # (line, cols, word numbers) per token
     covered: set[int] = set()
+    seen_words: set[int] = set()
     for lineno, cols in rows:
         tid = cols[0]
         m = _RANGE.match(tid)
         if m:
             a, b = int(m.group(1)), int(m.group(2))
+            # a range covers word lines of this sentence: never more numbers than it has lines
+            # (memory must not grow with a number written in the input)
+            if not 1 <= a <= b or b - a + 1 > len(rows):
+                raise InputError(f"multiword token range {tid!r} does not cover words of this sentence "
+                                 f"({len(rows)} lines)", label, lineno, gid)
             surface.append((lineno, cols, list(range(a, b + 1))))
             covered.update(range(a, b + 1))
             continue
@@ -79,6 +85,9 @@ def _graph(start: int, block: list[tuple[int, str]], label: str, texts: dict[str
             continue  # an empty node
         if not tid.isdigit():
             raise InputError(f"word ID {tid!r} is not a number, a range or a decimal", label, lineno, gid)
+        if int(tid) in seen_words:
+            raise InputError(f"word ID {tid} is repeated", label, lineno, gid)
+        seen_words.add(int(tid))
         words.append((lineno, cols))
         if int(tid) not in covered:
             surface.append((lineno, cols, [int(tid)]))
