@@ -102,3 +102,17 @@ def test_s2match_in_batches_is_s2match_of_the_whole_corpus(size):
     assert streamed.certified.tolist() == whole.certified.tolist()
     assert streamed.detail == whole.detail
     assert (streamed.corpus, streamed.macro, streamed.pair_scores) == (whole.corpus, whole.macro, whole.pair_scores)
+
+
+def test_a_smatch_registered_by_user_code_is_not_taken_for_mrkits_own(monkeypatch):
+    """`score -m smatch` takes the pipeline only for mrkit's own metric: one registered
+    under the name by user code is scored by the registry, as any metric."""
+    from mrkit.metrics import registry
+
+    assert registry.builtin("smatch") and registry.builtin("sema") and not registry.builtin("nope")
+
+    def my_smatch(golds, systems):
+        raise AssertionError("not called here")
+
+    monkeypatch.setitem(registry._METRICS, "smatch", my_smatch)
+    assert not registry.builtin("smatch")

@@ -142,7 +142,7 @@ def run(args) -> int:
     if args.metric in CODED and getattr(args, "workers", 0) == 0 and getattr(args, "executor", "auto") == "auto" \
             and getattr(args, "scheduler", None) is None:
         read_ahead(args.gold, args.system)  # the files' first windows cut on a second thread meanwhile
-    from ..metrics.registry import declaration, score
+    from ..metrics.registry import builtin, declaration, score
     from ..runtime.executor import PARALLEL_MIN_PAIRS
 
     split_formats(args, AMR_FORMATS)
@@ -163,7 +163,7 @@ def run(args) -> int:
 
                 ci, versus = statistics(args, res, against)
                 return _report(args, res, ci, versus)
-    if args.metric == "smatch" and _builtin_smatch():
+    if args.metric == "smatch" and builtin("smatch"):  # user code may register another smatch
         return _run_smatch(args, opts, fmt)
     golds, systems = _read_pairs(args)
     worth = declaration(args.metric).aligns and len(golds) >= PARALLEL_MIN_PAIRS
@@ -176,15 +176,6 @@ def run(args) -> int:
 
         ci, versus = statistics(args, res, against)
     return _report(args, res, ci, versus)
-
-
-def _builtin_smatch() -> bool:
-    """Whether ``smatch`` is still mrkit's own registered metric (user code may register
-    another under the name: then the registry's function scores)."""
-    from ..metrics.registry import _METRICS, _MODULES
-
-    fn = _METRICS.get("smatch")  # not loaded yet: mrkit's own, registered on first use
-    return fn is None or getattr(fn, "__module__", None) == _MODULES["smatch"]
 
 
 def _run_smatch(args, opts: dict, fmt: str | None) -> int:

@@ -132,6 +132,15 @@ def available() -> list[str]:
     return list(_MODULES)
 
 
+def builtin(name: str) -> bool:
+    """Whether metric ``name`` is mrkit's own: listed in :data:`_MODULES` and not replaced
+    by a later :func:`register` of user code (a metric not loaded yet is mrkit's own)."""
+    if name not in _MODULES:
+        return False
+    fn = _METRICS.get(name)
+    return fn is None or getattr(fn, "__module__", None) == _MODULES[name]
+
+
 def get_metric(name: str) -> MetricFn:
     if name not in _METRICS:
         module = _MODULES.get(name)

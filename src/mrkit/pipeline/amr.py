@@ -961,10 +961,6 @@ def smatch_files(gold: str, system: str, *, config: "AlignConfig | None" = None,
     return result
 
 
-SMATCH_COLUMNS = ("matched", "gold", "system")
-"""The summable row of a Smatch pair (:data:`mrkit.metrics.amr.smatch_metric.COLUMNS`)."""
-
-
 def smatch_metric_files(gold: str, system: str, *, config: "AlignConfig | None" = None, executor=None,
                         format: str | None = None):
     """Smatch of two files as the registered metric ``smatch`` reports it
@@ -973,10 +969,11 @@ def smatch_metric_files(gold: str, system: str, *, config: "AlignConfig | None" 
     ``precision``, ``recall``, ``certified``, ``pairs``), scored by :func:`smatch_files`:
     streamed (memory flat in the corpus) and read and aligned by the compiled path, with
     the same rows, ids and certification.  What ``mrkit score -m smatch`` runs."""
+    from ..metrics.amr.smatch_metric import COLUMNS  # the registration only: no graph path
     from ..metrics.result import MetricScores
 
     result = smatch_files(gold, system, config=config, executor=executor, format=format)
     res = MetricScores("smatch", result._raw("table"), result.reduce, result.ids, result._raw("certified"),
-                       columns=SMATCH_COLUMNS)
+                       columns=COLUMNS)
     res.detail.update(precision=res.precision, recall=res.recall, certified=res.n_certified, pairs=res.pairs)
     return res
