@@ -360,12 +360,17 @@ def _corpus(batch_of, ids: Sequence[str | None], emb: Embeddings, config: AlignC
     sim = _SimCache(emb, cutoff, diffsense)
     pairs: list[PairScore] = []
     for first in range(0, len(ids), BATCH):
-        batch = batch_of(first, first + BATCH)
-        matrices = sim.matrices([(_concepts(ta), _concepts(tb)) for ta, tb in batch])
-        items = [(first + k, ids[first + k], ta, tb, S)
-                 for k, ((ta, tb), S) in enumerate(zip(batch, matrices))]
-        pairs += through(executor, _score_chunk, items, config)
+        pairs += _scored_batch(sim, batch_of(first, first + BATCH), ids, first, first, config, executor)
     return SmatchResult(pairs)
+
+
+def _scored_batch(sim: _SimCache, batch: list, ids: Sequence[str | None], at: int, index: int,
+                  config: AlignConfig, executor) -> list[PairScore]:
+    """The scored pairs of ``batch`` (at most :data:`BATCH` pairs of triples, together for
+    their similarities): their ids ``ids[at:]``, their pair indices from ``index`` on."""
+    matrices = sim.matrices([(_concepts(ta), _concepts(tb)) for ta, tb in batch])
+    items = [(index + k, ids[at + k], ta, tb, S) for k, ((ta, tb), S) in enumerate(zip(batch, matrices))]
+    return through(executor, _score_chunk, items, config)
 
 
 @register("s2match", columns=COLUMNS, reduce=prf_reduce, corpus="micro F1 (graded matches)",
@@ -391,7 +396,10 @@ def s2match_from_triples(golds: Sequence[Triples], systems: Sequence[Triples], i
 
 
 def _metric(res: SmatchResult, emb: Embeddings, cutoff: float, diffsense: float) -> MetricScores:
-    out = prf_scores("s2match", res.pairs, {})
+    return _with_details(prf_scores("s2match", res.pairs, {}), emb, cutoff, diffsense)
+
+
+def _with_details(out: MetricScores, emb: Embeddings, cutoff: float, diffsense: float) -> MetricScores:
     out.detail.update(precision=out.precision, recall=out.recall, certified=out.n_certified,
                       pairs=out.pairs, vectors=emb.name, cutoff=cutoff, diffsense=diffsense)
     return out
@@ -404,15 +412,12 @@ def s2match_triple_batches(batches, vectors=None, config: AlignConfig = AlignCon
     similarity batches are those of the whole corpus): the same result, holding one batch
     and each pair's counts, never every pair's triples and alignment.  ``vocabulary``: the
     corpus's words (:func:`concept_vocabulary`) when ``vectors`` is a file."""
-    from ...metrics.result import metric_scores
-
-    if needs_vocabulary(vectors):
-        emb = get_embeddings(vectors, vocab=vocabulary if vocabulary is not None else set())
-    else:
-        emb = get_embeddings(vectors)
-    sim = _SimCache(emb, cutoff, diffsense)
     from array import array
 
+    from ...metrics.result import metric_scores
+
+    emb = get_embeddings(vectors, vocab=vocabulary or set()) if needs_vocabulary(vectors) else get_embeddings(vectors)
+    sim = _SimCache(emb, cutoff, diffsense)
     columns = (array("d"), array("d"), array("d"))  # matched, gold, system: 24 bytes a pair
     certified = bytearray()
     all_ids: list[str | None] = []
@@ -420,10 +425,7 @@ def s2match_triple_batches(batches, vectors=None, config: AlignConfig = AlignCon
         check_pairs(golds, systems)
         for first in range(0, len(ids), BATCH):
             batch = list(zip(golds[first:first + BATCH], systems[first:first + BATCH]))
-            matrices = sim.matrices([(_concepts(ta), _concepts(tb)) for ta, tb in batch])
-            base = len(all_ids) + first
-            items = [(base + k, ids[first + k], ta, tb, S) for k, ((ta, tb), S) in enumerate(zip(batch, matrices))]
-            for p in through(executor, _score_chunk, items, config):
+            for p in _scored_batch(sim, batch, ids, first, len(all_ids) + first, config, executor):
                 columns[0].append(p.matched)
                 columns[1].append(p.gold)
                 columns[2].append(p.system)
@@ -431,6 +433,4 @@ def s2match_triple_batches(batches, vectors=None, config: AlignConfig = AlignCon
         all_ids += ids
     rows = np.column_stack([np.frombuffer(c, dtype=np.float64) for c in columns]) if all_ids else []
     out = metric_scores("s2match", rows, all_ids, prf_reduce, COLUMNS, np.frombuffer(certified, dtype=bool), {})
-    out.detail.update(precision=out.precision, recall=out.recall, certified=out.n_certified,
-                      pairs=out.pairs, vectors=emb.name, cutoff=cutoff, diffsense=diffsense)
-    return out
+    return _with_details(out, emb, cutoff, diffsense)
