@@ -286,13 +286,18 @@ class CorpusResult(Record):
 
     def summary(self) -> dict[str, Any]:
         """``pairs``, ``precision``, ``recall``, ``f1``, ``macro_f1`` and, where an
-        alignment is searched, ``certified`` and ``certified_share``."""
+        alignment is searched, ``certified`` and ``certified_share``. A metric whose
+        statistics are not one P/R/F1 (the subscores' ``smatch_f1``, ``srl_f1``, ...)
+        lists every corpus statistic under its own name, and has no ``macro_f1``."""
         s = self.scores()
         out: dict[str, Any] = {"pairs": self.pairs}
-        for k in MEASURES:
-            if k in s:
-                out[k] = s[k]
-        out["macro_f1"] = self.macro_f1
+        if "f1" in s:
+            for k in MEASURES:
+                if k in s:
+                    out[k] = s[k]
+            out["macro_f1"] = self.macro_f1
+        else:
+            out.update(s)
         if self._raw("certified") is not None:
             out["certified"] = self.n_certified
             out["certified_share"] = self.certified_share

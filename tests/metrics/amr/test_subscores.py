@@ -64,6 +64,17 @@ def test_reducer_columns_and_bootstrap():
     assert r.records[0]["no_wsd"]["matched"] == 6
 
 
+def test_summary_lists_every_subscore():
+    # the subscores have no single "f1": the summary lists each statistic (it raised KeyError)
+    r = subscore_files(GOLD, SYSTEM)
+    s = r.summary()
+    assert s["pairs"] == 3 and s["certified"] == 3 and "macro_f1" not in s
+    assert s["unlabeled_f1"] == pytest.approx(24 / 37)
+    assert s["srl_f1"] == pytest.approx(0.6667, abs=5e-5)
+    assert s["concepts_precision"] == pytest.approx(0.75)
+    assert r.to_dict()["summary"] == s
+
+
 def test_just_kinds_by_hand():
     # --justinstance: 2 of 3 gold / 4 system instances (s1), 2/2/2 (s2), 2/2/2 (s3) -> 6/7/8
     assert variant_smatch_files(GOLD, SYSTEM, just="instance").table.sum(axis=0).tolist() == [6, 7, 8]
