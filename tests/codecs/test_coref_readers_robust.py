@@ -135,3 +135,19 @@ def test_nesting_near_the_decoders_limit(tmp_path):
         sc.write_text('{"id": 1, "tokens": [], "mentions": [' + "[" * depth + "]" * depth + "]}\n")
         with pytest.raises(InputError):
             read_scico(sc)
+
+
+@pytest.mark.parametrize("command", [["scico", "stats", "T"], ["hierarchy", "T", "T"],
+                                     ["scico", "baseline", "levenshtein", "T", "-o", "OUT"]])
+def test_scico_topic_without_relations_key_is_one_line(tmp_path, command):
+    """A misspelled key is not read as an empty list (SciCo's own code needs both keys)."""
+    topics = tmp_path / "t.jsonl"
+    topics.write_text(json.dumps({"id": 1, "tokens": [["a"]], "mentions": [], "relations": []}) + "\n"
+                      + json.dumps({"id": "b", "tokens": [["a"]], "mentions": [[0, 0, 0, 1]], "relatons": []}) + "\n")
+    out = tmp_path / "out.jsonl"
+    args = [str(topics) if a == "T" else str(out) if a == "OUT" else a for a in command]
+    r = run_mrkit(*args)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.splitlines() == [f"mrkit: {topics}:2, topic b: no 'relations' key: a SciCo topic needs "
+                                     "'tokens', 'mentions' and 'relations' (its other keys: [\"relatons\"])"]
+    assert not out.exists()

@@ -160,3 +160,31 @@ def test_pairs_baseline_bad_scores_is_one_line(tmp_path):
     r = run_mrkit("scico", "baseline", "pairs", str(gold), "--scores", str(bad), "-o", str(out))
     assert r.returncode == 2 and "bad.tsv:2" in r.stderr and "Traceback" not in r.stderr
     assert not out.exists()
+
+
+def test_agglomerative_of_no_item_and_one_item():
+    # nothing to cluster: no label; one item: its own cluster (scipy's linkage needs two)
+    assert agglomerative([], 0.3) == []
+    assert agglomerative([[0.0]], 0.3) == [0]
+    with pytest.raises(ValueError, match="square"):
+        agglomerative([[]], 0.3)
+
+
+@pytest.mark.parametrize("mentions,expected", [
+    ([], []),  # a topic without mentions: an output topic without mentions, clusters or relations
+    ([[0, 1, 1, 7]], [[0, 1, 1, 0]]),  # one mention: one cluster, numbered 0 as the baselines number
+])
+@pytest.mark.parametrize("baseline", ["levenshtein", "pairs"])
+def test_baselines_on_a_topic_with_no_or_one_mention(tmp_path, mentions, expected, baseline):
+    topics = tmp_path / "t.jsonl"
+    topics.write_text(json.dumps({"id": 1, "tokens": [["a0", "a1"]], "mentions": mentions, "relations": []}) + "\n")
+    out = tmp_path / "out.jsonl"
+    extra = []
+    if baseline == "pairs":
+        scores = tmp_path / "s.tsv"
+        scores.write_text("topic\ti\tj\tcoref\tchild\tparent\n")  # no pair to score
+        extra = ["--scores", str(scores)]
+    r = run_mrkit("scico", "baseline", baseline, str(topics), *extra, "-o", str(out))
+    assert (r.returncode, r.stderr) == (0, "")
+    assert [json.loads(line) for line in out.read_text().splitlines()] == [
+        {"id": 1, "tokens": [["a0", "a1"]], "mentions": expected, "relations": []}]

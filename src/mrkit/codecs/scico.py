@@ -57,11 +57,24 @@ def _cluster_id(value) -> bool:
     return is_int(value) or isinstance(value, str)
 
 
+def _required(obj: dict, key: str, bad) -> list:
+    """The list under ``key`` (SciCo's own code reads ``topic[key]``: no default)."""
+    if key not in obj:
+        others = sorted(k for k in obj if k not in _OWN_FIELDS and k != "id")
+        seen = f" (its other keys: {show(others)})" if others else ""
+        raise bad(f"no '{key}' key: a SciCo topic needs 'tokens', 'mentions' and 'relations'{seen}")
+    value = obj[key]
+    if not isinstance(value, list):
+        raise bad(f"'{key}' must be a list, not {show(value)}")
+    return value
+
+
 def read_scico(path: str | os.PathLike) -> list[Topic]:
     """Topics of a SciCo jsonl file.
 
     Errors (one line naming file, line and topic): a line that is not an object, a
-    ``tokens`` value that is not a list of token lists, a mention that is not four
+    ``tokens`` value that is not a list of token lists, a missing ``mentions`` or
+    ``relations`` key (an empty topic writes ``[]``), a mention that is not four
     integers ``[paragraph, start, end, cluster]`` (cluster: integer or string) inside the
     topic's paragraphs and tokens, a mention listed twice, a relation that is not ``[parent, child]``, and
     relations that form a cycle.  A relation naming a cluster that has no mentions is
@@ -75,12 +88,8 @@ def read_scico(path: str | os.PathLike) -> list[Topic]:
         tokens = obj.get("tokens")
         if not (isinstance(tokens, list) and all(isinstance(p, list) for p in tokens)):
             raise bad("no 'tokens' list of paragraphs (lists of tokens)")
-        mentions = obj.get("mentions", [])
-        relations = obj.get("relations", [])
-        if not isinstance(mentions, list):
-            raise bad(f"'mentions' must be a list, not {show(mentions)}")
-        if not isinstance(relations, list):
-            raise bad(f"'relations' must be a list, not {show(relations)}")
+        mentions = _required(obj, "mentions", bad)
+        relations = _required(obj, "relations", bad)
         topic = Topic(tid, {}, [], name, lineno, [], tokens,
                       {k: v for k, v in obj.items() if k not in _OWN_FIELDS})
         seen: dict = {}

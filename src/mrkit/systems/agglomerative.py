@@ -11,11 +11,14 @@ from __future__ import annotations
 
 
 def agglomerative(distances, threshold: float) -> list[int]:
-    """Cluster number of each item of a square, symmetric ``distances`` matrix."""
+    """Cluster number of each item of a square, symmetric ``distances`` matrix (no item:
+    no cluster; one item: cluster 0)."""
     import numpy as np
 
     d = np.asarray(distances, dtype=np.float64)
     n = len(d)
+    if n == 0 and d.size == 0:  # [] is read as shape (0,), not (0, 0)
+        return []
     if d.shape != (n, n):
         raise ValueError(f"distances must be a square matrix, not of shape {d.shape}")
     if n <= 1:

@@ -194,15 +194,19 @@ def test_relation_to_a_cluster_without_mentions_warns_and_keeps_scicos_value():
 
 @pytest.mark.parametrize("obj,message", [
     ({"id": 1, "mentions": []}, "no 'tokens' list"),
-    ({"id": 1, "tokens": [["a"]], "mentions": [[0, 0, 1, 1]]}, "tokens 0..1 are not inside paragraph 0"),
-    ({"id": 1, "tokens": [["a"]], "mentions": [[0, -1, 0, 1]]}, "are not inside paragraph 0"),
-    ({"id": 1, "tokens": [["a"]], "mentions": [[0, 0, 10 ** 18, 1]]}, "are not inside paragraph 0"),
-    ({"id": 1, "tokens": [["a"]], "mentions": [[0, True, 0, 1]]}, "integer offsets"),
-    ({"id": 1, "tokens": [["a"]], "mentions": [[0, 0, 0, [1]]]}, "integer offsets"),
+    ({"id": 1, "tokens": [["a"]], "mentions": [[0, 0, 1, 1]], "relations": []}, "tokens 0..1 are not inside paragraph 0"),
+    ({"id": 1, "tokens": [["a"]], "mentions": [[0, -1, 0, 1]], "relations": []}, "are not inside paragraph 0"),
+    ({"id": 1, "tokens": [["a"]], "mentions": [[0, 0, 10 ** 18, 1]], "relations": []}, "are not inside paragraph 0"),
+    ({"id": 1, "tokens": [["a"]], "mentions": [[0, True, 0, 1]], "relations": []}, "integer offsets"),
+    ({"id": 1, "tokens": [["a"]], "mentions": [[0, 0, 0, [1]]], "relations": []}, "integer offsets"),
     ({"id": 1, "tokens": [["a"]], "mentions": [[0, 0, 0, 1]], "relations": [[1]]}, "[parent, child]"),
     ({"id": 1, "tokens": [["a"]], "mentions": [[0, 0, 0, 1]], "relations": [[1, 1]]}, "cycle: 1 -> 1"),
     ({"id": 1, "tokens": [["a"]], "mentions": {}}, "'mentions' must be a list"),
     ({"id": [1], "tokens": []}, "topic 'id' must be"),
+    # SciCo's code reads topic["mentions"] and topic["relations"]: no default for either
+    ({"id": 1, "tokens": [["a"]], "relations": []}, "no 'mentions' key"),
+    ({"id": 1, "tokens": [["a"]], "mentions": [[0, 0, 0, 1]]}, "no 'relations' key"),
+    ({"id": 1, "tokens": [["a"]], "mentions": [], "relatons": []}, 'no .relations. key.*"relatons"'),
 ])
 def test_scico_reader_refuses(tmp_path, obj, message):
     path = tmp_path / "t.jsonl"

@@ -121,7 +121,7 @@ def test_huge_numbers_do_not_allocate(tmp_path):
     jl = tmp_path / "a.jsonl"
     jl.write_text(json.dumps({"doc_key": "d", "clusters": [[[0, 10 ** 18], [1, 1]]]}) + "\n")
     sc = tmp_path / "a.sc.jsonl"
-    sc.write_text(json.dumps({"id": 1, "tokens": [["a"]], "mentions": [[10 ** 18, 0, 10 ** 18, 1]]}) + "\n")
+    sc.write_text(json.dumps({"id": 1, "tokens": [["a"]], "mentions": [[10 ** 18, 0, 10 ** 18, 1]], "relations": []}) + "\n")
     conll = tmp_path / "a.conll"
     conll.write_text(f"#begin document d\nt ({10 ** 30})\nt ({10 ** 30})\n#end document\n")
     start = time.process_time()
