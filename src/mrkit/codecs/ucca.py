@@ -55,14 +55,21 @@ def _refuse(*_args) -> None:
     raise _Declaration
 
 
-def parse_xml(path: str | os.PathLike, label: str) -> ET.Element:
-    """The root element of an XML file.  A document type or entity declaration is refused
+def parse_xml(path: str | os.PathLike, label: str, lines: dict | None = None) -> ET.Element:
+    """The root element of an XML file (``lines``, when given, gets the line of each
+    element's start tag).  A document type or entity declaration is refused
     by expat's own handlers before anything is expanded, whatever the system's expat
     defends against by itself; unreadable or malformed files are :class:`InputError`."""
     parser = expat.ParserCreate()
     builder = ET.TreeBuilder()
     parser.buffer_text = True
-    parser.StartElementHandler = builder.start
+    if lines is None:
+        parser.StartElementHandler = builder.start
+    else:
+        def start(tag, attrs):
+            lines[builder.start(tag, attrs)] = parser.CurrentLineNumber
+
+        parser.StartElementHandler = start
     parser.EndElementHandler = builder.end
     parser.CharacterDataHandler = builder.data
     parser.StartDoctypeDeclHandler = _refuse
@@ -82,39 +89,111 @@ def parse_xml(path: str | os.PathLike, label: str) -> ET.Element:
         raise InputError(f"cannot read UCCA XML: {exc}", label) from None
 
 
-def _terminal_position(nid: str | None, label: str) -> int:
+def _short(text: str) -> str:
+    """An ID or tag for a message (never the whole of a huge one)."""
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
+def _terminal_position(nid: str | None, label: str, line: int | None = None) -> int:
     """Token position of a terminal id ``0.N``."""
     parts = (nid or "").split(".")
     if len(parts) != 2 or not parts[1].isdigit() or not parts[1].isascii():
-        what = "a terminal without ID" if nid is None else f"terminal ID {nid!r} is not of the form 0.N"
-        raise InputError(f"malformed UCCA XML: {what}", label)
+        what = "a terminal without ID" if nid is None else f"terminal ID {_short(nid)!r} is not of the form 0.N"
+        raise InputError(f"malformed UCCA XML: {what}", label, line)
     return int(parts[1])
 
 
+def _layers(root: ET.Element, label: str, lines: dict) -> list[ET.Element]:
+    """The ``layer`` elements of a passage: the root is ``<root>``, layers are ``0``
+    (terminals, required) and ``1`` (units), each once."""
+    if root.tag != "root":
+        raise InputError(f"not a UCCA passage: the root element is <{_short(root.tag)}>, not <root>", label,
+                         lines.get(root))
+    layers = root.findall("layer")
+    seen: set = set()
+    for layer in layers:
+        lid = layer.get("layerID")
+        if lid not in ("0", "1"):
+            what = "a layer without layerID" if lid is None else f"layer {_short(lid)!r}"
+            raise InputError(f"malformed UCCA XML: {what} (UCCA passages have layers '0' and '1')", label,
+                             lines.get(layer))
+        if lid in seen:
+            raise InputError(f"malformed UCCA XML: layer {lid} is written twice", label, lines.get(layer))
+        seen.add(lid)
+    if "0" not in seen:
+        raise InputError("not a UCCA passage: no layer 0 (the terminals)", label, lines.get(root))
+    return layers
+
+
+def _check_edges(units, terminals: dict, label: str, gid: str, lines: dict) -> None:
+    """Every edge names an existing terminal (through a ``Terminal`` edge) or unit (through
+    any other edge)."""
+    unit_ids = {u for u, _, _ in units}
+    for u, _, edges in units:
+        for child, tags, _, elem in edges:
+            problem = None
+            if child is None:
+                problem = f"an edge of unit {_short(u)} without toID"
+            elif child in terminals:
+                if "Terminal" not in tags:
+                    problem = (f"edge {_short('/'.join(tags))} of unit {_short(u)} goes to terminal "
+                               f"{_short(child)} (only Terminal edges go to terminals)")
+            elif child in unit_ids:
+                if "Terminal" in tags:
+                    problem = f"Terminal edge of unit {_short(u)} goes to unit {_short(child)}, not to a terminal"
+            else:
+                problem = (f"edge of unit {_short(u)} names unknown "
+                           f"{'terminal' if 'Terminal' in tags else 'unit'} {_short(child)}")
+            if problem:
+                raise InputError(f"malformed UCCA XML: {problem}", label, lines.get(elem), gid)
+
+
 def read_ucca_xml(path: str | os.PathLike, texts: dict[str, str] | None = None) -> Graph:
-    """Convert one UCCA XML passage."""
+    """Convert one UCCA XML passage.
+
+    Errors (one line naming the file and the element's line): a root other than
+    ``<root>``, no layer 0, a layer other than 0 and 1 or written twice, a terminal or unit
+    without ID or whose ID is written twice, two terminals at one position, an edge
+    without ``toID`` or naming no terminal or unit, a ``Terminal`` edge to a unit and
+    another edge to a terminal."""
     label = str(path)
-    root = parse_xml(path, label)
+    lines: dict = {}
+    root = parse_xml(path, label, lines)
+    layers = _layers(root, label, lines)
     pid = root.get("passageID", Path(path).stem)
     gid = convert_id(pid)
     terminals: dict[str, tuple[int, str]] = {}
-    units: list[tuple[str, dict, list[tuple[str, list[str], bool]]]] = []
-    for layer in root.findall("layer"):
+    units: list[tuple[str, dict, list[tuple[str | None, list[str], bool, ET.Element]]]] = []
+    seen: dict[str, str] = {}  # ID -> "terminal" or "unit"
+    positions: dict[int, str] = {}
+    for layer in layers:
         for node in layer.findall("node"):
             attrs = node.find("attributes")
             a = dict(attrs.attrib) if attrs is not None else {}
             nid = node.get("ID")
-            if layer.get("layerID") == "0":
-                terminals[nid] = (_terminal_position(nid, label), a.get("text", ""))
-            elif nid is None:
-                raise InputError("malformed UCCA XML: a unit without ID", label)
+            kind = "terminal" if layer.get("layerID") == "0" else "unit"
+            if nid is None and kind == "unit":
+                raise InputError("malformed UCCA XML: a unit without ID", label, lines.get(node), gid)
+            position = _terminal_position(nid, label, lines.get(node)) if kind == "terminal" else None
+            if nid in seen:
+                again = f"{kind} ID {_short(nid)} is written twice" if seen[nid] == kind else \
+                    f"ID {_short(nid)} names a terminal and a unit"
+                raise InputError(f"malformed UCCA XML: {again}", label, lines.get(node), gid)
+            seen[nid] = kind
+            if position is not None:
+                if position in positions:
+                    raise InputError(f"malformed UCCA XML: terminals {_short(positions[position])} and "
+                                     f"{_short(nid)} are both at position {position}", label, lines.get(node), gid)
+                positions[position] = nid
+                terminals[nid] = (position, a.get("text", ""))
             else:
                 edges = []
                 for e in node.findall("edge"):
                     ea = e.find("attributes")
                     remote = ea is not None and ea.get("remote", "").lower() == "true"
-                    edges.append((e.get("toID"), _tags(e), remote))
+                    edges.append((e.get("toID"), _tags(e), remote, e))
                 units.append((nid, a, edges))
+    _check_edges(units, terminals, label, gid, lines)
     text = None
     if texts:
         text = texts.get(gid, texts.get(pid))
@@ -129,7 +208,7 @@ def read_ucca_xml(path: str | os.PathLike, texts: dict[str, str] | None = None) 
     for u, _, edges in units:
         if u in implicit:
             continue
-        for child, tags, _ in edges:
+        for child, tags, _, _ in edges:
             if "Terminal" in tags and child in terminals:
                 holder.setdefault(child, []).append(u)
     to_node: dict[str, str] = {}
@@ -142,7 +221,7 @@ def read_ucca_xml(path: str | os.PathLike, texts: dict[str, str] | None = None) 
                 g.add_node(to_node[u])
             g.nodes[to_node[u]].anchors.append(Anchor(*span))
     # span of each unit over primary edges
-    children = {u: [c for c, tags, remote in edges if not remote] for u, _, edges in units}
+    children = {u: [c for c, _, remote, _ in edges if not remote] for u, _, edges in units}
     memo: dict[str, tuple[int, int]] = {}
 
     def span(u: str) -> tuple[int, int]:
@@ -173,7 +252,7 @@ def read_ucca_xml(path: str | os.PathLike, texts: dict[str, str] | None = None) 
         g.add_node(to_node[u])
     has_parent: set[str] = set()
     for u, _, edges in units:
-        for child, tags, remote in edges:
+        for child, tags, remote, _ in edges:
             if child in unit_ids:
                 has_parent.add(child)
             for tag in tags:
