@@ -1,7 +1,7 @@
 """SDP 2015 tabular format (DM, PSD, PAS) <-> :class:`Graph` in the MRP conventions.
 
-Reading: each token row ``id form lemma pos top pred frame arg...`` becomes node
-``id - 1`` with label = lemma (the form when the lemma is ``_``), properties ``pos`` and
+Reading: each token row ``id form lemma pos top pred frame arg...`` (ids 1, 2, ... in
+order: another id is an input error) becomes node ``id - 1`` with label = lemma (the form when the lemma is ``_``), properties ``pos`` and
 ``frame`` (when not ``_``), an anchor into the input text, and ``top`` when marked.  Argument
 columns become edges from the i-th predicate.  Tokens with no edge that are not tops are
 dropped, as in the MRP release.  The input text comes from ``texts`` (id -> sentence) or
@@ -62,6 +62,10 @@ def _block_graph(start: int, rows: list[str], label: str, framework: str | None,
         cols = row.split("\t")
         if len(cols) < 7:
             raise InputError(f"expected at least 7 tab-separated columns, found {len(cols)}", label, k, gid)
+        if cols[0] != str(len(table) + 1):
+            token = cols[0] if len(cols[0]) <= 20 else cols[0][:20] + "..."
+            raise InputError(f"token ID {token!r} where {len(table) + 1} was expected (token IDs run 1, 2, ... "
+                             "in order)", label, k, gid)
         table.append((k, cols))
     forms = [cols[1] for _, cols in table]
     text = texts.get(gid) if texts else None
