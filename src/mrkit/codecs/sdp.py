@@ -1,10 +1,10 @@
 """SDP 2015 tabular format (DM, PSD, PAS) <-> :class:`Graph` in the MRP conventions.
 
 Reading: each token row ``id form lemma pos top pred frame arg...`` (ids 1, 2, ... in
-order: another id is an input error) becomes node ``id - 1`` with label = lemma (the form when the lemma is ``_``), properties ``pos`` and
-``frame`` (when not ``_``), an anchor into the input text, and ``top`` when marked.  Argument
-columns become edges from the i-th predicate.  Tokens with no edge that are not tops are
-dropped, as in the MRP release.  The input text comes from ``texts`` (id -> sentence) or
+order: another id is an input error) becomes node ``id - 1`` with label = lemma (the form
+when the lemma is ``_``), properties ``pos`` and ``frame`` (when not ``_``), an anchor into
+the input text, and ``top`` when marked.  Argument columns become edges from the i-th
+predicate.  Tokens with no edge that are not tops are dropped, as in the MRP release.  The input text comes from ``texts`` (id -> sentence) or
 is the tokens joined by spaces.
 
 Writing: node ``i`` is written as token ``i + 1``; the input between nodes is cut into the
