@@ -244,11 +244,10 @@ def docsmatch_pair(gold: Graph, system: Graph, config: AlignConfig = AlignConfig
     alignment used is the result's ``sentence_alignment``."""
     sentence_alignment = None
     if align_sentences and is_document(gold) and is_document(system):
-        from .segmentation import align_sentences as align_by_text, regroup, sentence_texts
+        from .segmentation import align_graphs, regroup
 
-        gold_texts = sentence_texts(gold)
-        sentence_alignment = align_by_text(gold_texts, sentence_texts(system))
-        system = regroup(system, sentence_alignment, len(gold_texts))
+        sentence_alignment, n_gold = align_graphs(gold, system)
+        system = regroup(system, sentence_alignment, n_gold)
     ta, tb = triples(gold), triples(system)
     res, constrained = align_documents(gold, system, ta, tb, config)
     m = res.mapping
