@@ -4,7 +4,8 @@ of the DocAMR paper, Naseem et al. 2022, §3.3-3.4), and re-normalise document g
 Every representation starts from the same graph: a root ``(d / document)`` with
 ``:snt1 … :sntN`` edges to the sentence graphs (their variables renamed ``s<K>.<var>``),
 one ``coref-entity`` node per identity chain that every mention points to
-(``(s2.i / i :coref-of (rel-0 / coref-entity))``), implicit roles as edges from their
+(``(s2.i / i :coref-of (rel-0 / coref-entity))``, named by the chain id unless that is
+taken or no PENMAN variable: :func:`chain_node_names`), implicit roles as edges from their
 predicate to the chain node (``:ARG1``; an MS-AMR singleton that is only an implicit role
 is an ``implicit-role`` node) and bridging as ``:subset-of`` (member -> set) or
 ``:part-of`` (part -> whole) edges between chain nodes, every member kept.
@@ -46,6 +47,7 @@ graph whose coreference is pairwise edges (``:same-as``, IBM's ``--in-doc-amr-pa
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from ..model.document import Document
@@ -99,6 +101,37 @@ def _var(k: int, v: str) -> str:
     return f"s{k + 1}.{v}"
 
 
+_UNSAFE = re.compile(r'[\s"()/:~=]')
+"""Characters a chain node's name may not have: PENMAN's delimiters, and ``=`` (the
+``# ::provenance`` line's ``var=N``)."""
+
+
+def chain_node_names(doc: Document, taken: set[str]) -> dict[str, str]:
+    """Chain id -> the name of its node in the document graph: the id itself, unless it
+    is a name ``taken`` already (the root ``d``, a sentence variable ``s1.l``) or not a
+    PENMAN variable (white space, parentheses, ...).  Those get the id with its unsafe
+    characters replaced by ``_`` and, when that is taken too, ``-2``, ``-3``, ... (the
+    first free): ids that are names are kept first, so the result does not depend on
+    the order of the chains beyond that."""
+    names: dict[str, str] = {}
+    used = set(taken)
+    for c in doc.chains:
+        if c.id not in used and c.id and not _UNSAFE.search(c.id):
+            names[c.id] = c.id
+            used.add(c.id)
+    for c in doc.chains:
+        if c.id in names:
+            continue
+        base = _UNSAFE.sub("_", c.id) or "chain"
+        name, n = base, 1
+        while name in used:
+            n += 1
+            name = f"{base}-{n}"
+        names[c.id] = name
+        used.add(name)
+    return names
+
+
 def document_graph(doc: Document) -> Graph:
     """The no-merge document graph (before the single-member clean-up)."""
     g = Graph(id=doc.id, metadata={"id": doc.id}, framework="amr")
@@ -115,18 +148,19 @@ def document_graph(doc: Document) -> Graph:
         toks.append(s.metadata.get("tok") or s.metadata.get("snt") or "")
     if any(toks):
         g.metadata["snt"] = " <next_sent> ".join(toks)
+    name = chain_node_names(doc, set(g.nodes))
     for c in doc.chains:
         prov = {m.sentence for m in c.mentions} | {r.sentence for r in doc.implicit if r.chain == c.id}
         label = IMPLICIT_ROLE if (c.singleton and not c.mentions) else COREF_ENTITY
-        g.add_node(c.id, label, provenance=frozenset(prov))
+        g.add_node(name[c.id], label, provenance=frozenset(prov))
         for m in c.mentions:
-            g.add_edge(_var(m.sentence, m.variable), c.id, COREF_ROLE)
+            g.add_edge(_var(m.sentence, m.variable), name[c.id], COREF_ROLE)
     for r in doc.implicit:
-        g.add_edge(_var(r.sentence, r.variable), r.chain, r.role)
+        g.add_edge(_var(r.sentence, r.variable), name.get(r.chain, r.chain), r.role)
     for b in doc.bridges:
         role = "subset-of" if b.kind == "set-member" else "part-of"
         for child in b.children:
-            g.add_edge(child, b.parent, role)
+            g.add_edge(name.get(child, child), name.get(b.parent, b.parent), role)
     return g
 
 
