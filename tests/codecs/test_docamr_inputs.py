@@ -64,6 +64,75 @@ def test_chain_json_missing_sentence(tmp_path):
         read_chain_json(p, SENTS)
 
 
+# Robustness finding F9: the reader printed Python exception names ("malformed chain JSON
+# (ValueError: too many values to unpack ...)") and read a sentence index 1.9 or true as 1.
+GOOD = {"id": "x", "mentions": [[0, "b"], [1, "h"]]}
+
+
+@pytest.mark.parametrize("chain,needle", [
+    ({"id": "x", "mentions": [[0, "b"], [1.9, "h"]]}, 'mention 2 must be [sentence, variable]'),
+    ({"id": "x", "mentions": [[0, "b"], [True, "h"]]}, 'mention 2 must be [sentence, variable]'),
+    ({"id": "x", "mentions": [[0, "b"], [1.0, "h"]]}, 'mention 2 must be [sentence, variable]'),
+    ({"id": "x", "mentions": [[0, "b"], ["1", "h"]]}, 'mention 2 must be [sentence, variable]'),
+    ({"id": "x", "mentions": [[0, "b"], [1, "h", "extra"]]}, 'mention 2 must be [sentence, variable]'),
+    ({"id": "x", "mentions": [[0, "b"], [1, 7]]}, 'mention 2 must be [sentence, variable]'),
+    ({"id": "x", "mentions": [[0, "b"], 5]}, 'mention 2 must be [sentence, variable]'),
+    ({"id": "x", "mentions": None}, '"mentions" must be a list'),
+    ({**GOOD, "implicit": [[1, "c"]]}, 'implicit role 1 must be [sentence, variable, role]'),
+    ({**GOOD, "implicit": [[False, "c", "ARG1"]]}, 'implicit role 1 must be [sentence, variable, role]'),
+    ({**GOOD, "singleton": "no"}, '"singleton" must be true or false'),
+])
+def test_chain_json_malformed_chain_names_file_and_chain(tmp_path, chain, needle):
+    p = _json(tmp_path, {"chains": [chain]})
+    with pytest.raises(InputError) as e:
+        read_chain_json(p, SENTS)
+    msg = str(e.value)
+    assert msg.startswith(f"{p}, chain x: ") and needle in msg, msg
+    assert "Error" not in msg and "unpack" not in msg
+
+
+@pytest.mark.parametrize("obj,needle", [
+    ({"chains": [None]}, "chain 1 must be an object"),
+    ({"chains": [GOOD, 3]}, "chain 2 must be an object"),
+    ({"chains": [{"id": [1], "mentions": []}]}, 'chain 1: "id" must be a string or an integer'),
+    ({"chains": [{"id": True, "mentions": []}]}, 'chain 1: "id" must be a string or an integer'),
+    ({"chains": [GOOD], "bridges": None}, '"bridges" must be a list'),
+    ({"chains": [GOOD], "bridges": [None]}, "bridge 1 must be an object"),
+    ({"chains": [GOOD], "bridges": [{"kind": "set-member"}]}, "bridge 1 must be an object"),
+    ({"chains": [GOOD], "bridges": [{"kind": "set-member", "parent": "x", "children": "x"}]},
+     "bridge 1 must be an object"),
+    ({"chains": [GOOD], "document": {"a": 1}}, '"document" must be a string or an integer'),
+])
+def test_chain_json_malformed_document(tmp_path, obj, needle):
+    p = _json(tmp_path, obj)
+    with pytest.raises(InputError) as e:
+        read_chain_json(p, SENTS)
+    msg = str(e.value)
+    assert msg.startswith(f"{p}: ") and needle in msg, msg
+    assert "Error" not in msg
+
+
+def test_chain_json_integer_ids_still_read(tmp_path):
+    p = _json(tmp_path, {"chains": [{"id": 1, "mentions": [[0, "b"], [1, "h"]]},
+                                    {"id": 2, "mentions": [[0, "a"], [1, "c"]]}],
+                         "bridges": [{"kind": "set-member", "parent": 1, "children": [2]}]})
+    doc = read_chain_json(p, SENTS)
+    assert [c.id for c in doc.chains] == ["1", "2"] and doc.bridges == [Bridge("set-member", "1", ["2"])]
+
+
+def test_chain_json_float_sentence_cli(tmp_path):
+    from conftest import run_mrkit
+
+    amr = tmp_path / "s.amr"
+    amr.write_text("(a / see-01 :ARG0 (b / boy))\n\n(c / sleep-01 :ARG0 (h / he))\n")
+    p = _json(tmp_path, {"chains": [{"id": "x", "mentions": [[0, "b"], [1.9, "h"]]}]})
+    out = tmp_path / "o.amr"
+    r = run_mrkit("docamr", "build", str(amr), "--chains", str(p), "-o", str(out))
+    assert r.returncode == 2 and not out.exists()  # was read as sentence 1, exit 0
+    assert r.stderr.strip() == (f"mrkit: {p}, chain x: mention 2 must be [sentence, variable]: an integer "
+                                'sentence index (0-based) and a variable name, not [1.9, "h"]')
+
+
 def test_single_mention_chain_warns(tmp_path):
     p = _json(tmp_path, {"chains": [{"id": "x", "mentions": [[0, "b"]]}]})
     with pytest.warns(UserWarning, match="single mention"):

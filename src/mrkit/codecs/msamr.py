@@ -21,8 +21,9 @@ Two inputs are read here:
        "bridges": [{"kind": "set-member", "parent": "c1", "children": ["c2"]}]}
 
 Every mention is checked against the sentence graphs: a mention that names a missing
-sentence or variable is an :class:`~mrkit.errors.InputError`; an identity chain with a
-single mention is harmless and only warned about.
+sentence or variable is an :class:`~mrkit.errors.InputError`, and so is a chain JSON value
+of the wrong type (a sentence index ``1.9`` or ``true``); an identity chain with a single
+mention is harmless and only warned about.
 """
 
 from __future__ import annotations
@@ -217,8 +218,16 @@ def _read_document(d: _Elem, graphs: dict[str, Graph], file: str) -> Document:
 # ------------------------------------------------------------------ chain JSON
 
 def read_chain_json(path: str | os.PathLike, sentences: Sequence[Graph]) -> Document:
-    """Read mrkit's chain JSON (see the module docstring) over the given sentence graphs."""
+    """Read mrkit's chain JSON (see the module docstring) over the given sentence graphs.
+
+    Every value is checked: a chain is an object whose ``id`` is a string or an integer,
+    a mention ``[sentence, variable]`` and an implicit role ``[sentence, variable, role]``
+    with an integer sentence index (not ``1.9``, not ``true``) and strings, ``singleton``
+    a boolean, a bridge an object with a string ``kind``, a ``parent`` chain id and a
+    list of ``children`` chain ids.  Anything else is an :class:`InputError` naming the
+    file and the chain (the file is one JSON value, so there is no line to name)."""
     file = str(path)
+    from ._coref_json import is_int, record_id, show
     from ._files import parse_json, read_text
 
     data = parse_json(read_text(path), file, 1)
@@ -231,25 +240,54 @@ def read_chain_json(path: str | os.PathLike, sentences: Sequence[Graph]) -> Docu
         have = [str(g.id) for g in sentences]
         if list(map(str, names)) != have:
             raise InputError(f"lists sentences {names[:3]}... but the AMR file holds {have[:3]}...", file)
-    doc = Document(str(data.get("document") or (sentences[0].id if sentences else "document")),
+    doc_id = data.get("document")
+    if doc_id is not None and not (isinstance(doc_id, str) or is_int(doc_id)):
+        raise InputError(f"\"document\" must be a string or an integer, not {show(doc_id)}", file)
+    doc = Document(str(doc_id or (sentences[0].id if sentences else "document")),
                    list(sentences), source_file=file)
     check = Checker(sentences, file)
-    try:
-        for k, c in enumerate(data.get("chains", [])):
-            cid = str(c.get("id", f"c{k}"))
-            mentions = []
-            for s, v in c.get("mentions", []):
-                check.mention(int(s), str(v), None, f"chain {cid}: mention")
-                if Mention(int(s), str(v)) not in mentions:
-                    mentions.append(Mention(int(s), str(v)))
-            for s, v, role in c.get("implicit", []):
-                check.mention(int(s), str(v), None, f"chain {cid}: implicit role")
-                doc.implicit.append(ImplicitRole(cid, int(s), str(v), str(role).lstrip(":")))
-            doc.chains.append(Chain(cid, mentions, bool(c.get("singleton", False))))
-        for b in data.get("bridges", []):
-            doc.bridges.append(Bridge(str(b["kind"]), str(b["parent"]), [str(x) for x in b["children"]]))
-    except (TypeError, ValueError, KeyError, AttributeError) as exc:
-        raise InputError(f"malformed chain JSON ({type(exc).__name__}: {exc})", file) from None
+
+    def items(c: dict, key: str, what: str, bad, shape: str, parts: str) -> list:
+        value = c.get(key, [])
+        if not isinstance(value, list):
+            raise bad(f"\"{key}\" must be a list of {shape}, not {show(value)}")
+        for j, x in enumerate(value):
+            if not (isinstance(x, list) and len(x) == shape.count(",") + 1 and is_int(x[0])
+                    and all(isinstance(y, str) for y in x[1:])):
+                raise bad(f"{what} {j + 1} must be {shape}: {parts}, not {show(x)}")
+        return value
+
+    def chain_id(x) -> bool:
+        return isinstance(x, str) or is_int(x)
+
+    for k, c in enumerate(data.get("chains", [])):
+        if not isinstance(c, dict):
+            raise InputError(f"chain {k + 1} must be an object, not {show(c)}", file)
+        cid, bad = record_id(c.get("id", f"c{k}"), f"chain {k + 1}: \"id\"", file, None, unit="chain")
+        mentions = []
+        for s, v in items(c, "mentions", "mention", bad, "[sentence, variable]",
+                          "an integer sentence index (0-based) and a variable name"):
+            check.mention(s, v, None, f"chain {cid}: mention")
+            if Mention(s, v) not in mentions:
+                mentions.append(Mention(s, v))
+        for s, v, role in items(c, "implicit", "implicit role", bad, "[sentence, variable, role]",
+                                 "an integer sentence index (0-based), a variable name and a role"):
+            check.mention(s, v, None, f"chain {cid}: implicit role")
+            doc.implicit.append(ImplicitRole(cid, s, v, role.lstrip(":")))
+        singleton = c.get("singleton", False)
+        if not isinstance(singleton, bool):
+            raise bad(f"\"singleton\" must be true or false, not {show(singleton)}")
+        doc.chains.append(Chain(cid, mentions, singleton))
+    bridges = data.get("bridges", [])
+    if not isinstance(bridges, list):
+        raise InputError(f"\"bridges\" must be a list, not {show(bridges)}", file)
+    for j, b in enumerate(bridges):
+        children = b.get("children") if isinstance(b, dict) else None
+        if not (isinstance(b, dict) and isinstance(b.get("kind"), str) and chain_id(b.get("parent"))
+                and isinstance(children, list) and all(map(chain_id, children))):
+            raise InputError(f"bridge {j + 1} must be an object with a \"kind\", a \"parent\" chain id and "
+                             f"a list of \"children\" chain ids: {show(b)}", file)
+        doc.bridges.append(Bridge(b["kind"], str(b["parent"]), [str(x) for x in children]))
     check_document(doc)
     return doc
 
