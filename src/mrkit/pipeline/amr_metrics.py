@@ -51,12 +51,13 @@ def _read_block(label: str, start: int, text: str, k: int, keep: frozenset[str])
     """``(id, triples)`` of block ``k`` (first line ``start``) of file ``label``: by the
     compiled reader, else parsed (its errors raised); :class:`_General` when the block is
     not one graph."""
-    from ..codecs.penman import parse_block
     from ..features.triples import block_triples, triples
 
     r = block_triples(text, keep)
     if r is not None:
         return r
+    from ..codecs.penman import parse_block  # only here: the general reader costs ~13 ms to load
+
     graphs = parse_block(start, text, label, k)
     if len(graphs) != 1:
         raise _General
