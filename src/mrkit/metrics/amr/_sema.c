@@ -11,6 +11,10 @@
  * (gold relations in the same stable order) with the same role and the same concepts at
  * both ends, and pairing the two parents and the two children (each node once, same
  * concept); then attributes counted as a multiset of (role, value, concept of the node).
+ * The greedy node pairs are SEMA's optimum when they reach the bound of the Python's
+ * _node_bound (per concept, the fewer of the gold and system nodes of that concept that
+ * end a relation whose key the other graph has, paired roots left out); a pair below it
+ * is left to the caller (-1s), which finds the optimum (mrkit.align.carried).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -68,12 +72,16 @@ typedef struct {
     int64_t *gr, *next;         /* gold relation records; next free record per key */
     int64_t *ka, *kb;           /* attribute keys */
     int64_t *cnt;               /* counting sort: per source node */
+    uint8_t *rm;                /* per gold record: the ends of its key's run flagged */
+    uint8_t *fa, *fb;           /* node ends a relation whose key the other graph has */
+    int64_t *xa, *xb;           /* concepts of those nodes, sorted */
     size_t nodes, rels, atts;   /* capacities: nodes (per graph), relations, attributes */
 } state;
 
 static void state_free(state *s) {
     free(s->ca); free(s->cb); free(s->pa); free(s->pb); free(s->ga); free(s->sr); free(s->gr);
     free(s->next); free(s->ka); free(s->kb); free(s->cnt);
+    free(s->rm); free(s->fa); free(s->fb); free(s->xa); free(s->xb);
 }
 
 /* room for graphs of at most n nodes, r relations and a attributes; 0 ok, -1 memory */
@@ -89,9 +97,12 @@ static int state_room(state *s, size_t n, size_t r, size_t a) {
     size_t aa = a + 1 > s->atts ? (a + 1) * 2 : s->atts;
     ROOM(s->ca, s->nodes, nn, sizeof(int64_t)) ROOM(s->cb, s->nodes, nn, sizeof(int64_t))
     ROOM(s->pa, s->nodes, nn, 1) ROOM(s->pb, s->nodes, nn, 1) ROOM(s->cnt, s->nodes, nn, sizeof(int64_t))
+    ROOM(s->fa, s->nodes, nn, 1) ROOM(s->fb, s->nodes, nn, 1)
+    ROOM(s->xa, s->nodes, nn, sizeof(int64_t)) ROOM(s->xb, s->nodes, nn, sizeof(int64_t))
     s->nodes = nn;
     ROOM(s->ga, s->rels, rr, sizeof(int64_t)) ROOM(s->sr, s->rels, rr, sizeof(int64_t))
     ROOM(s->gr, s->rels, rr, 6 * sizeof(int64_t)) ROOM(s->next, s->rels, rr, sizeof(int64_t))
+    ROOM(s->rm, s->rels, rr, 1)
     s->rels = rr;
     ROOM(s->ka, s->atts, aa, 3 * sizeof(int64_t)) ROOM(s->kb, s->atts, aa, 3 * sizeof(int64_t))
     s->atts = aa;
@@ -104,6 +115,39 @@ static inline int64_t pair_nodes(state *s, int64_t g, int64_t y) {
     s->pa[g] = 1;
     s->pb[y] = 1;
     return 1;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* the concepts (>= 0) of the nodes flagged in f and not `skip`, sorted, into x; their number */
+static int64_t flagged_concepts(const uint8_t *f, const int64_t *c, int64_t n, int64_t skip, int64_t *x) {
+    int64_t m = 0;
+    for (int64_t v = 0; v < n; v++)
+        if (f[v] && v != skip && c[v] >= 0) x[m++] = c[v];
+    if (m > 32) {
+        qsort(x, (size_t)m, sizeof(int64_t), cmp_i64);
+    } else {
+        for (int64_t i = 1; i < m; i++) {
+            int64_t y = x[i], j = i;
+            while (j > 0 && x[j - 1] > y) { x[j] = x[j - 1]; j--; }
+            x[j] = y;
+        }
+    }
+    return m;
+}
+
+/* the lower bound of key among n sorted records of w int64 (first 3 fields compared) */
+static int64_t lower_bound3(const int64_t *r, int64_t n, int w, const int64_t *key) {
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (cmp_rec3(r + (size_t)w * mid, key) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
 }
 
 /* order[k]: the relations of g stably sorted by source (a counting sort over the nodes) */
@@ -126,8 +170,14 @@ static int sema_pair(const cgraph *a, const cgraph *b, state *s, int64_t out[3])
     memset(s->pb, 0, (size_t)b->n);
     for (int64_t j = 0; j < a->ni; j++) s->ca[a->inst[2 * j]] = a->inst[2 * j + 1];
     for (int64_t j = 0; j < b->ni; j++) s->cb[b->inst[2 * j]] = b->inst[2 * j + 1];
-    int64_t matched = 0;
-    if (a->nt && b->nt) matched += pair_nodes(s, a->tops[0], b->tops[0]);
+    int64_t matched = 0, nodes = 0, root_a = -1, root_b = -1;
+    if (a->nt && b->nt && pair_nodes(s, a->tops[0], b->tops[0])) {
+        matched = 1;
+        root_a = a->tops[0];
+        root_b = b->tops[0];
+    }
+    memset(s->fa, 0, (size_t)a->n);
+    memset(s->fb, 0, (size_t)b->n);
     /* gold relations as (role, concept of source, concept of target, rank) + (source,
      * target); rank = position in the stable order by source */
     by_source(a, s->cnt, s->ga);
@@ -139,21 +189,49 @@ static int sema_pair(const cgraph *a, const cgraph *b, state *s, int64_t out[3])
     }
     sort_recs(gr, (size_t)a->nr, 6, 4);
     for (int64_t q = 0; q < a->nr; q++) next[q] = q;
+    memset(s->rm, 0, (size_t)a->nr);
     for (int64_t q = 0; q < b->nr; q++) {
         const int64_t *t = b->rel + 3 * s->sr[q];
         int64_t key[3] = {t[1], s->cb[t[0]], s->cb[t[2]]};
-        /* lower bound of key among the gold records */
-        int64_t lo = 0, hi = a->nr;
-        while (lo < hi) {
-            int64_t mid = lo + (hi - lo) / 2;
-            if (cmp_rec3(gr + 6 * mid, key) < 0) lo = mid + 1;
-            else hi = mid;
+        int64_t lo = lower_bound3(gr, a->nr, 6, key);
+        if (lo >= a->nr || cmp_rec3(gr + 6 * lo, key) != 0) continue;
+        /* both graphs have the key: the ends of its relations are flagged (the bound) */
+        s->fb[t[0]] = s->fb[t[2]] = 1;
+        if (!s->rm[lo]) {
+            s->rm[lo] = 1;
+            for (int64_t r = lo; r < a->nr && cmp_rec3(gr + 6 * r, key) == 0; r++)
+                s->fa[gr[6 * r + 4]] = s->fa[gr[6 * r + 5]] = 1;
         }
-        if (lo >= a->nr) continue;
         int64_t cur = next[lo];
         if (cur < a->nr && cmp_rec3(gr + 6 * cur, key) == 0) {
             next[lo] = cur + 1;
-            matched += 1 + pair_nodes(s, gr[6 * cur + 4], t[0]) + pair_nodes(s, gr[6 * cur + 5], t[2]);
+            int64_t got = pair_nodes(s, gr[6 * cur + 4], t[0]) + pair_nodes(s, gr[6 * cur + 5], t[2]);
+            matched += 1 + got;
+            nodes += got;
+        }
+    }
+    /* the bound of the node pairs: a greedy pairing below it is left to the caller.  First
+     * the fewer flagged nodes of either graph (no sort), which is at least the bound */
+    int64_t na_ = 0, nb_ = 0;
+    for (int64_t v = 0; v < a->n; v++) na_ += s->fa[v] && v != root_a && s->ca[v] >= 0;
+    for (int64_t v = 0; v < b->n; v++) nb_ += s->fb[v] && v != root_b && s->cb[v] >= 0;
+    if (nodes < (na_ < nb_ ? na_ : nb_)) {
+        int64_t ma = flagged_concepts(s->fa, s->ca, a->n, root_a, s->xa);
+        int64_t mb = flagged_concepts(s->fb, s->cb, b->n, root_b, s->xb);
+        int64_t bound = 0, i = 0, j = 0;
+        while (i < ma && j < mb) {
+            if (s->xa[i] < s->xb[j]) i++;
+            else if (s->xa[i] > s->xb[j]) j++;
+            else {
+                int64_t c = s->xa[i], na = 0, nb = 0;
+                while (i < ma && s->xa[i] == c) { i++; na++; }
+                while (j < mb && s->xb[j] == c) { j++; nb++; }
+                bound += na < nb ? na : nb;
+            }
+        }
+        if (nodes < bound) {
+            out[0] = out[1] = out[2] = -1;
+            return 0;
         }
     }
     /* attributes: a multiset of (role, value, concept) */

@@ -10,16 +10,31 @@ also matches:
 * an attribute ``(p, role, value)`` counts when the gold graph has an unmatched attribute
   with the same role and value under a node with the same concept.
 
+Every matched triple is paired with one gold triple and one system triple of the same
+kind, so scores stay in [0, 1], and the pairing is the one that matches the most triples.
+Exactly: with ``key(r) = (role, concept of p, concept of c)``, choose
+
+* ``R``, a one-to-one pairing of gold and system relations with equal keys;
+* ``N``, a one-to-one pairing of gold and system nodes, holding the two roots when their
+  concepts agree, and otherwise only pairs ``(u, v)`` that are the parents, or the
+  children, of two relations paired in ``R`` (so ``u`` and ``v`` share a concept);
+* ``A``, a one-to-one pairing of attributes with equal (role, value, concept of the node);
+
+matched = ``|R| + |N| + |A|``, maximised.  ``|A|`` and the most ``|R|`` are multiset
+intersections; ``|N|`` depends on which relations of a repeated key pair with which
+(:mod:`mrkit.metrics.amr.sema_pairing` finds the most, exactly).  So the score does not
+depend on how either graph is written (variable names, order of branches, where a
+reentrant node is spelled out), and swapping the graphs swaps precision and recall.
+
 Precision = matched / system triples, recall = matched / gold triples (instance,
 relation and attribute triples of :mod:`mrkit.model.amr`, no TOP triple); the corpus score is
 micro-averaged, as in the reference.
 
-Every matched triple is paired with one gold triple and one system triple of the same
-kind, so scores stay in [0, 1].  The reference implementation (rafaelanchieta/sema)
-matches a system triple against every gold triple it fits: at commit 9a4911c (the one
-vendored in AMRParseEval) a system relation that fits two gold relations counts twice,
-and at 0ede9e0 the root concept is counted twice, so identical graphs score 1.12-1.20.
-On graphs without such repeated patterns mrkit equals 9a4911c.
+The reference implementation (rafaelanchieta/sema) matches a system triple against every
+gold triple it fits: at commit 9a4911c (the one vendored in AMRParseEval) a system
+relation that fits two gold relations counts twice, and at 0ede9e0 the root concept is
+counted twice, so identical graphs score 1.12-1.20.  On graphs without such repeated
+patterns mrkit equals 9a4911c.
 """
 
 from __future__ import annotations
@@ -61,13 +76,18 @@ def sema_counts(gold: Graph, system: Graph,
 
 
 def sema_triple_counts(tg: Triples, ts: Triples) -> tuple[int, int, int]:
-    """``(matched, gold triples, system triples)`` of one pair, from its Smatch triples."""
+    """``(matched, gold triples, system triples)`` of one pair, from its Smatch triples.
+
+    The greedy pairing first (each system relation, in node order, takes the first free gold
+    relation of its key); it is the optimum when its node pairs reach the bound of
+    :func:`_node_bound`, else the node pairs are counted exactly by
+    :func:`mrkit.metrics.amr.sema_pairing.most_carried`.  ``_sema.c`` does the same, leaving the
+    second case to this function."""
     cg, cs = _concepts(tg), _concepts(ts)
     n_gold = len(tg.instances) + len(tg.relations) + len(tg.attributes)
     n_sys = len(ts.instances) + len(ts.relations) + len(ts.attributes)
     paired_g: set[int] = set()
     paired_s: set[int] = set()
-    matched = 0
 
     def pair(g: int, s: int) -> int:
         if g in paired_g or s in paired_s or cg[g] is None or cg[g] != cs[s]:
@@ -76,31 +96,71 @@ def sema_triple_counts(tg: Triples, ts: Triples) -> tuple[int, int, int]:
         paired_s.add(s)
         return 1
 
-    if tg.tops and ts.tops:
-        matched += pair(tg.tops[0], ts.tops[0])
-    # relations grouped by source node, in node order, as the reference reads them
-    # relations grouped by source node, in node order, as the reference reads them; a
-    # system triple takes the first unused gold triple that fits (queues by key: linear)
+    root = pair(tg.tops[0], ts.tops[0]) if tg.tops and ts.tops else 0
+    fixed_g, fixed_s = set(paired_g), set(paired_s)
+    # relations grouped by source node, in node order; a system triple takes the first
+    # unused gold triple that fits (queues by key: linear)
     from collections import deque
 
     free: dict[tuple, deque] = {}
     for pg, role, chg in sorted(tg.relations, key=lambda r: r[0]):
         free.setdefault((role, cg[pg], cg[chg]), deque()).append((pg, chg))
+    gold_keys = set(free)
+    relations = nodes = 0
     for ps, role, chs in sorted(ts.relations, key=lambda r: r[0]):
         q = free.get((role, cs[ps], cs[chs]))
         if q:
             pg, chg = q.popleft()
-            matched += 1 + pair(pg, ps) + pair(chg, chs)
+            relations += 1
+            nodes += pair(pg, ps) + pair(chg, chs)
+    if nodes < _node_bound(tg, ts, cg, cs, gold_keys, fixed_g, fixed_s):
+        nodes = _most_node_pairs(tg, ts, cg, cs, fixed_g, fixed_s)
     free_a: dict[tuple, int] = {}
     for pg, role, value in tg.attributes:
         key = (role, value, cg[pg])
         free_a[key] = free_a.get(key, 0) + 1
+    attributes = 0
     for ps, role, value in ts.attributes:
         key = (role, value, cs[ps])
         if free_a.get(key, 0) > 0:
             free_a[key] -= 1
-            matched += 1
-    return matched, n_gold, n_sys
+            attributes += 1
+    return root + relations + nodes + attributes, n_gold, n_sys
+
+
+def _node_bound(tg: Triples, ts: Triples, cg: list, cs: list, gold_keys: set, fixed_g: set,
+                fixed_s: set) -> int:
+    """An upper bound of the concept triples the relations can pair: per concept, the
+    fewer of the gold and the system nodes with that concept that are an end of a relation
+    whose key the other graph has (the roots, when paired, left out)."""
+    system_keys = {(role, cs[p], cs[c]) for p, role, c in ts.relations}
+    count: dict = {}
+    for rels, conc, keys, fixed, side in ((tg.relations, cg, system_keys, fixed_g, 0),
+                                          (ts.relations, cs, gold_keys, fixed_s, 1)):
+        ends = set()
+        for p, role, c in rels:
+            if (role, conc[p], conc[c]) in keys:
+                ends.add(p)
+                ends.add(c)
+        for n in ends:
+            if n not in fixed and conc[n] is not None:
+                count.setdefault(conc[n], [0, 0])[side] += 1
+    return sum(min(c) for c in count.values())
+
+
+def _most_node_pairs(tg: Triples, ts: Triples, cg: list, cs: list, fixed_g: set, fixed_s: set) -> int:
+    """The most concept triples a one-to-one pairing of same-key relations can pair
+    (:func:`mrkit.metrics.amr.sema_pairing.most_carried`): a node pair is carried by two
+    paired relations' parents or children, never a paired root nor a node without concept."""
+    from .sema_pairing import most_carried
+
+    def edges(rels, conc, fixed):
+        def end(n):
+            return None if n in fixed or conc[n] is None else n
+
+        return [((role, conc[p], conc[c]), end(p), end(c)) for p, role, c in rels]
+
+    return most_carried(edges(tg.relations, cg, fixed_g), edges(ts.relations, cs, fixed_s))
 
 
 def sema_pair(gold: Graph, system: Graph) -> tuple[float, float, float]:
@@ -141,8 +201,9 @@ def sema_codes(codes: bytes, pairs: int):
     """The rows ``(matched, gold, system)`` of ``pairs`` pairs given by the int64 codes of
     :func:`mrkit.features.triples.pair_codes`, counted by the compiled twin of
     :func:`sema_triple_counts` (``mrkit.metrics.amr._sema``): one flat ``array.array`` of
-    int64, 3 per pair, -1s for a pair left to the caller (a refused block).  ``None`` when
-    the kernel is not built or ``MRKIT_PURE_SEMA`` is set."""
+    int64, 3 per pair, -1s for a pair left to the caller (a refused block, or a pair whose
+    greedy pairing does not reach the bound, for :func:`sema_triple_counts` to count
+    exactly).  ``None`` when the kernel is not built or ``MRKIT_PURE_SEMA`` is set."""
     from .kernels import compiled
 
     fn = compiled("mrkit.metrics.amr._sema", "sema_codes", "MRKIT_PURE_SEMA")
