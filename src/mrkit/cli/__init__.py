@@ -80,6 +80,67 @@ def _inputs(args) -> list[str]:
     return names
 
 
+# argument names that hold files read (never written): what :func:`_spool_inputs` copies
+_READ_ARGS = _INPUT_ARGS + ("other", "candidates", "graphs", "vectors", "edge_weights", "pair_scores", "scores",
+                            "ids_file", "against", "also_gold", "baseline")
+
+
+def _special_inputs(args) -> list[tuple[object, object]]:
+    """``(holder, key)`` of every input argument of ``args`` that names a file neither regular
+    nor a directory (a pipe, a FIFO, ``/dev/stdin``, a device): ``setattr(holder, key, ...)``
+    or ``holder[key] = ...`` replaces it."""
+    import stat
+
+    found: list[tuple[object, object]] = []
+
+    def visit(holder, key, value) -> None:
+        if isinstance(value, list):
+            for i, v in enumerate(value):
+                visit(value, i, v)
+        elif isinstance(value, str) and value and value != "-":
+            try:
+                mode = os.stat(value).st_mode
+            except (OSError, ValueError):
+                return
+            if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+                found.append((holder, key))
+
+    for attr in _READ_ARGS:
+        visit(args, attr, getattr(args, attr, None))
+    return found
+
+
+def _spool_inputs(args):
+    """Read every input that can be read only once (a pipe, a FIFO, process substitution,
+    ``/dev/stdin``) once, before the command runs, and have the command read the copy
+    (:func:`mrkit.codecs._spool.spool`): readers that open an input twice (the format told
+    from its first bytes, graphs read again by position) see the same bytes as in a regular
+    file.  ``-`` is read by each command's own path.  When a copy is read under another name,
+    standard output is replaced by one that writes the name given (the stream replaced is
+    returned, to be put back; else None)."""
+    found = _special_inputs(args)
+    if not found:
+        return None
+    from ..codecs import _spool
+
+    for holder, key in found:
+        if isinstance(holder, list):
+            holder[key] = _spool.spool(holder[key])
+        else:
+            setattr(holder, key, _spool.spool(getattr(holder, key)))
+    if not _spool.copies():
+        return None
+    stdout, sys.stdout = sys.stdout, _spool.ShownStream(sys.stdout)
+    return stdout
+
+
+def _shown(text: str) -> str:
+    """``text`` with the names of the copies :func:`_spool_inputs` made turned back into the
+    names given."""
+    spool = sys.modules.get("mrkit.codecs._spool")
+    return text if spool is None else spool.shown(text)
+
+
 def _where(args) -> str:
     names = _inputs(args)
     if len(names) == 1:
@@ -139,7 +200,7 @@ def describe_failure(exc: BaseException, args=None) -> str:
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     try:
-        print(f"mrkit: warning: {_one_line(message)}", file=sys.stderr if file is None else file)
+        print(f"mrkit: warning: {_shown(_one_line(message))}", file=sys.stderr if file is None else file)
     except (OSError, ValueError):
         pass
 
@@ -324,7 +385,8 @@ def _quick(argv: list[str]) -> int:
             return _main(args)
         from .smatch import start_early, stop_early
 
-        start_early(args)  # its threads score while the command loads
+        if not _special_inputs(args):  # a pipe is read once, by the run (_spool_inputs)
+            start_early(args)  # its threads score while the command loads
         try:
             return _main(args)
         finally:
@@ -398,8 +460,13 @@ def _main(args) -> int:
                 from ..codecs._files import check_writable
 
                 check_writable(getattr(args, attr))
-        status = int(args._run(args) or 0)
-        sys.stdout.flush()
+        stdout = _spool_inputs(args)
+        try:
+            status = int(args._run(args) or 0)
+            sys.stdout.flush()
+        finally:
+            if stdout is not None:
+                sys.stdout = stdout
         return status
     except KeyboardInterrupt:
         print("mrkit: interrupted", file=sys.stderr)
@@ -412,7 +479,7 @@ def _main(args) -> int:
     except Exception as exc:  # noqa: BLE001 - the one place every failure becomes one line
         if debug and not isinstance(exc, MrkitError):
             raise
-        print(f"mrkit: {describe_failure(exc, args)}", file=sys.stderr)
+        print(f"mrkit: {_shown(describe_failure(exc, args))}", file=sys.stderr)
         return 2
 
 

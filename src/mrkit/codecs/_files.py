@@ -186,6 +186,9 @@ def atomic_write(path: str | os.PathLike, text: str | bytes) -> None:
     its mode.  The temporary file is removed on any error, SIGINT or SIGTERM.  Failures
     raise :class:`~mrkit.errors.OutputError` ``cannot write PATH: reason``."""
     name = os.fspath(path)
+    spool = sys.modules.get("mrkit.codecs._spool")
+    if spool is not None and spool.copies():  # an input read under another name: the name given
+        text = spool.shown(text, output=True)
     if name == "-":
         out = sys.stdout
         if isinstance(text, bytes):
