@@ -10,15 +10,22 @@ from ..errors import InputError
 from ._files import json_lines
 
 
-def json_objects(path: str | os.PathLike) -> Iterator[tuple[int, dict]]:
+def json_objects(path: str | os.PathLike, key: str | None = None, unit: str = "document"
+                 ) -> Iterator[tuple[int, dict]]:
     """``(line number, object)`` of every non-blank line, each line a JSON object.
 
     Reading and decoding failures (bad JSON, nesting too deep for the decoder, numbers too
-    long to convert) are :func:`~mrkit.codecs._files.json_lines`'s clean
+    long to convert, a lone surrogate escape: then the record's ``key`` is named as a
+    ``unit``) are :func:`~mrkit.codecs._files.json_lines`'s clean
     :class:`InputError`\\ s; a value other than an object is one too.
     """
     name = os.fspath(path)
-    for lineno, obj in json_lines(name):
+
+    def record(obj) -> tuple[object, str]:
+        rid = obj.get(key) if isinstance(obj, dict) and key else None
+        return (str(rid) if isinstance(rid, str) or is_int(rid) else None), unit
+
+    for lineno, obj in json_lines(name, record):
         if not isinstance(obj, dict):
             raise InputError("expected a JSON object", name, lineno)
         yield lineno, obj

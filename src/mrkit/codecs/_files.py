@@ -361,13 +361,67 @@ def read_text(path: str | os.PathLike) -> str:
         raise InputError(f"not UTF-8 text ({exc.reason})", name, line) from None
 
 
-def parse_json(text: str, file: str | None = None, line: int | None = None):
+def lone_surrogate(value) -> str | None:
+    """The first lone surrogate (``\\ud800``-``\\udfff``, written as its escape) in a string
+    (key or value) of the decoded JSON ``value``, else None.  JSON allows such escapes, the
+    standard library decodes them, but they are not Unicode text: no output can write them."""
+    import re
+
+    search = re.compile("[\ud800-\udfff]").search  # (compiled once: re's cache)
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            found = None if v.isascii() else search(v)
+            if found:
+                return f"\\u{ord(found.group()):04x}"
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return None
+
+
+def may_hold_surrogate(text: str) -> bool:
+    """Whether the JSON ``text`` may hold a lone surrogate escape (``\\ud...``): only then is
+    the decoded value walked (:func:`refuse_surrogates`)."""
+    return "\\ud" in text or "\\uD" in text
+
+
+def refuse_surrogates(text: str, value, file: str | None = None, line: int | None = None,
+                      record=None) -> None:
+    """Raise :class:`~mrkit.errors.InputError` naming the file and line (of ``text``; of the
+    escape when ``text`` has several lines) when ``value``, decoded from the JSON ``text``,
+    holds a lone surrogate escape; ``record(value)`` gives the ``(id, unit)`` of the record
+    to name too (a graph, a document, a topic)."""
+    if not may_hold_surrogate(text):
+        return
+    bad = lone_surrogate(value)
+    if bad is None:
+        return
+    graph, unit = None, "graph"
+    if record is not None:
+        try:
+            graph, unit = record(value)
+        except Exception:  # noqa: BLE001 - a record without a usable id: file and line say where
+            graph = None
+        if isinstance(graph, str):
+            graph = graph.encode("utf-8", "backslashreplace").decode("utf-8")
+    if line is not None and "\n" in text:
+        at = text.lower().find(bad)
+        line += text.count("\n", 0, at) if at >= 0 else 0
+    raise InputError(f"lone surrogate escape {bad} in a string (not Unicode text)", file, line, graph, unit=unit)
+
+
+def parse_json(text: str, file: str | None = None, line: int | None = None, check: bool = True):
     """``json.loads`` whose failures (syntax, nesting too deep for the parser, numbers too
-    long to convert) raise :class:`~mrkit.errors.InputError` naming the file and line."""
+    long to convert, with ``check`` a lone surrogate escape: :func:`refuse_surrogates`) raise
+    :class:`~mrkit.errors.InputError` naming the file and line."""
     import json
 
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"not JSON: {exc.msg}", file,
                          None if line is None else line + exc.lineno - 1) from None
@@ -377,12 +431,20 @@ def parse_json(text: str, file: str | None = None, line: int | None = None):
         raise InputError(f"not JSON: {exc}", file, line) from None
     except MemoryError:
         raise InputError("JSON value too large", file, line) from None
+    if check:
+        refuse_surrogates(text, value, file, line)
+    return value
 
 
-def json_lines(path: str | os.PathLike) -> Iterator[tuple[int, object]]:
-    """``(line number, value)`` of every non-blank line of a JSON-lines file."""
+def json_lines(path: str | os.PathLike, record=None) -> Iterator[tuple[int, object]]:
+    """``(line number, value)`` of every non-blank line of a JSON-lines file; a line with a
+    lone surrogate escape is an error naming the file, the line and ``record(value)``
+    (see :func:`refuse_surrogates`)."""
     name = os.fspath(path)
     for lineno, line in numbered_lines(path):
         if not line.strip():
             continue
-        yield lineno, parse_json(line.rstrip("\r\n"), name, lineno)
+        text = line.rstrip("\r\n")
+        value = parse_json(text, name, lineno, check=False)
+        refuse_surrogates(text, value, name, lineno, record)
+        yield lineno, value

@@ -29,7 +29,7 @@ def read_jsonlines(path: str | os.PathLike) -> list[CorefDocument]:
     """
     name = os.fspath(path)
     docs = []
-    for lineno, obj in json_objects(name):
+    for lineno, obj in json_objects(name, "doc_key", "document"):
         key = obj.get("doc_key", obj.get("id"))
         if key is None:
             raise InputError("no 'doc_key' (the document id)", name, lineno)

@@ -142,6 +142,9 @@ def _read_json(text: str, file: str) -> HumanLabels:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"invalid JSON: {exc.msg}", file, exc.lineno) from None
+    from ._files import refuse_surrogates
+
+    refuse_surrogates(text, data, file, 1)
     if isinstance(data, dict):
         data = data.get("items")
     if not isinstance(data, list):

@@ -34,6 +34,7 @@ import io
 import json
 import os
 import re
+import sys
 import warnings
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator
@@ -318,8 +319,23 @@ def _open_text(path: Path, label: str) -> IO[str]:
             archive.close()
             what = "no .mrp entry" if not entries else f"{len(entries)} .mrp entries ({', '.join(entries[:3])})"
             raise InputError(f"zip archive with {what}: expected exactly one", label)
-        return io.TextIOWrapper(archive.open(entries[0]), encoding="utf-8")
+        try:
+            member = archive.open(entries[0])
+        except (zipfile.BadZipFile, OSError, EOFError) as exc:  # e.g. a damaged local header
+            archive.close()
+            raise InputError(f"damaged zip archive: {exc}", label) from None
+        return io.TextIOWrapper(member, encoding="utf-8")
     return open(path, encoding="utf-8")
+
+
+def _damaged(exc: Exception) -> bool:
+    """Whether ``exc`` is how gzip or zip report damaged compressed data (zlib's error, a bad
+    CRC or header of a zip member); gzip's own :class:`OSError` subclasses are caught as
+    ``OSError``."""
+    import zlib
+
+    zipfile = sys.modules.get("zipfile")  # (loaded if a zip archive is being read)
+    return isinstance(exc, zlib.error) or (zipfile is not None and isinstance(exc, zipfile.BadZipFile))
 
 
 def _fast_loads():
@@ -344,8 +360,9 @@ def _json_lines(lines: Iterable[str], label: str, fast=None) -> Iterator[tuple[i
     """Decode each line with ``fast`` (msgspec's decoder for large files, see
     :data:`FAST_MIN_BYTES`; integers of any size stay exact); a line it
     refuses is decoded again with the standard library, which reads what msgspec does not
-    (``NaN``, ``1e400``, lone surrogate escapes) and words the errors: results and messages
-    never depend on msgspec being there.  (orjson was measured too: it turns integers
+    (``NaN``, ``1e400``) and words the errors: results and messages never depend on msgspec
+    being there.  A lone surrogate escape (``"\\ud800"``), which JSON allows but no output
+    can write, is an error naming the line (looked for only in lines holding ``\\ud``).  (orjson was measured too: it turns integers
     beyond 64 bits into floats, and the scan that guards against it cost more than it saved.)"""
     decoder = json.JSONDecoder()
     lineno = 0
@@ -357,6 +374,8 @@ def _json_lines(lines: Iterable[str], label: str, fast=None) -> Iterator[tuple[i
                 except Exception:
                     pass
                 else:  # (msgspec refuses blank lines: they go below and are skipped)
+                    if "\\ud" in line or "\\uD" in line:  # (a cheap look before a walk)
+                        _refuse_surrogates(line, obj, label, lineno)
                     yield lineno, obj, label
                     continue
             text = line.strip()
@@ -375,11 +394,26 @@ def _json_lines(lines: Iterable[str], label: str, fast=None) -> Iterator[tuple[i
                 raise InputError("JSON nested too deeply to read" if isinstance(exc, RecursionError)
                                  else f"not JSON: {exc}", label, lineno,
                                  m.group(1) if m else None) from None
+            if "\\ud" in text or "\\uD" in text:
+                _refuse_surrogates(text, obj, label, lineno)
             yield lineno, obj, label
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 text ({exc.reason})", label, lineno + 1) from None
     except (OSError, EOFError) as exc:  # a damaged gzip or zip member
         raise InputError(f"cannot read: {exc}", label, lineno + 1) from None
+    except Exception as exc:
+        if not _damaged(exc):
+            raise
+        raise InputError(f"damaged compressed data: {exc}", label, lineno + 1) from None
+
+
+def _refuse_surrogates(text: str, obj, label: str, lineno: int) -> None:
+    """A line holding a lone surrogate escape (``"\\ud800"``: JSON, but not Unicode text,
+    which no output can write) is an error naming the graph id as written in the line."""
+    from ._files import refuse_surrogates
+
+    m = _ID.search(text)
+    refuse_surrogates(text, obj, label, lineno, lambda _: (m.group(1) if m else None, "graph"))
 
 
 def iter_mrp(source: str | os.PathLike | IO[str], name: str | None = None) -> Iterator[Graph]:

@@ -82,7 +82,7 @@ def read_scico(path: str | os.PathLike) -> list[Topic]:
     """
     name = os.fspath(path)
     topics = []
-    for lineno, obj in json_objects(name):
+    for lineno, obj in json_objects(name, "id", "topic"):
         tid, bad = record_id(obj.get("id", lineno), "topic 'id'", name, lineno, unit="topic")
 
         tokens = obj.get("tokens")
