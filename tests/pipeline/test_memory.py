@@ -75,3 +75,14 @@ def test_peak_memory_with_two_workers_and_without_blank_lines(tmp_path):
     assert _peak_kb(gold, system, "-j", "2") < 150_000
     gold, system = _squeezed(tmp_path / "gq.amr", 50_000, 0), _squeezed(tmp_path / "sq.amr", 50_000, 1)
     assert _peak_kb(gold, system, "-j", "1") < 150_000
+
+
+@pytest.mark.parametrize("metric", ["wwlk", "wwlk-k3e2n"])
+def test_wwlk_peak_memory_does_not_grow_with_the_corpus(tmp_path, metric):
+    """`score -m wwlk` read every graph before scoring (SICK x5, 24,645 pairs: 377 MB;
+    now 149 MB, SICK x50 ~175 MB: the pairs stream, each keeps its score and id)."""
+    g1, s1 = _corpus(tmp_path / "g1.amr", 2_000, 0), _corpus(tmp_path / "s1.amr", 2_000, 1)
+    g10, s10 = _corpus(tmp_path / "g10.amr", 20_000, 0), _corpus(tmp_path / "s10.amr", 20_000, 1)
+    small = _peak_kb(g1, s1, "--vectors", "none", command=("score", "-m", metric))
+    large = _peak_kb(g10, s10, "--vectors", "none", command=("score", "-m", metric))
+    assert large < 1.25 * small + 20_000, (small, large)  # KB

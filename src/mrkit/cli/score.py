@@ -37,11 +37,12 @@ file on, on two cores: the files are read ahead and each batch of pairs is read 
 counted in two halves at once; with -j 2 they run on this process and one forked worker.
 The scores never depend on -j.
 
-sema, sembleu, wlk, simple and s2match read PENMAN files straight to the triples they
-count (a compiled reader, no graph objects); blocks it does not take are read by the
-general reader, with the same scores.  smatch, sema, sembleu, wlk, simple and s2match
-stream the pairs (memory does not grow with the corpus but for each pair's counts;
-s2match with a vectors file reads the files twice, once for the words to load).
+sema, sembleu, wlk, simple, s2match, wwlk and wwlk-k3e2n read PENMAN files straight to
+the triples they count (a compiled reader, no graph objects); blocks it does not take are
+read by the general reader, with the same scores.  All of them and smatch stream the pairs
+(memory does not grow with the corpus but for each pair's counts; s2match and wwlk with a
+vectors file read the files twice, once for the words to load).  A missing vectors file
+(or the missing default vectors) is reported before the corpus is read.
 """
 
 
@@ -149,6 +150,10 @@ def run(args) -> int:
     check_stats(args)
     opts = options(args)
     fmt = getattr(args, "input_format", None)
+    if args.metric in ("s2match", "wwlk", "wwlk-k3e2n") and builtin(args.metric):
+        from ..codecs.vectors import check_vectors
+
+        check_vectors(opts.get("vectors"))  # missing vectors reported before the corpus is read
     if fast_path(args.metric):
         # the triples path: files straight to what the metric counts (None: the general path)
         with executor_of(args, parallel_worth_it=_worth(args, opts)) as executor:

@@ -1,7 +1,8 @@
 """The alternative metrics of ``mrkit score`` on two PENMAN files, read straight to triples.
 
-SEMA, SemBLEU, WLK, SIMPLE and S2match count what the Smatch triples of a graph hold
+SEMA, SemBLEU, WLK, SIMPLE, S2match and WWLK count what the Smatch triples of a graph hold
 (:class:`mrkit.features.triples.Triples`); the graph model in between is only a cost.
+S2match and WWLK stream (:func:`triple_pair_batches`: a batch of pairs at a time).
 :func:`score_files` cuts the two files into blocks (:func:`mrkit.codecs.penman.iter_block_lists`),
 turns each block into its triples with the compiled reader
 (:func:`mrkit.features.triples.block_triples`) and hands the triples to the metric's
@@ -33,6 +34,8 @@ FAST: dict[str, tuple[str, str, Callable[[dict], frozenset[str]]]] = {
     "sembleu": ("mrkit.metrics.amr.sembleu", "sembleu_from_triples",
                 lambda o: frozenset() if o.get("reference") else NON_INVERTED_OF),
     "s2match": ("mrkit.metrics.amr.s2match", "s2match_from_triples", lambda o: NON_INVERTED_OF),
+    "wwlk": ("mrkit.metrics.amr.wwlk", "wwlk_triple_batches", lambda o: NON_INVERTED_OF),
+    "wwlk-k3e2n": ("mrkit.metrics.amr.wwlk", "wwlk_triple_batches", lambda o: NON_INVERTED_OF),
 }
 """The metrics that read triples, and how."""
 
@@ -153,6 +156,8 @@ def score_files(metric: str, gold: str, system: str, format: str | None = None, 
                 return None
         if metric == "s2match":
             return _s2match_streamed(gold, system, spec[2](options), executor, options)
+        if metric in ("wwlk", "wwlk-k3e2n"):
+            return _wwlk_streamed(metric, gold, system, spec[2](options), options)
         read = read_triple_pairs(gold, system, spec[2](options))
         if read is None:
             return None
@@ -178,6 +183,35 @@ def _s2match_streamed(gold: str, system: str, keep: frozenset[str], executor, op
         return s2match_triple_batches(triple_pair_batches(gold, system, keep), vocabulary=vocab,
                                       executor=executor, **options)
     except _General:
+        return None
+
+
+WWLK_READ = 512
+"""Pairs of triples WWLK reads at a time (its embedding batches do not depend on it)."""
+
+
+def _wwlk_streamed(metric: str, gold: str, system: str, keep: frozenset[str], options: dict):
+    """WWLK (``wwlk`` or ``wwlk-k3e2n``) of two PENMAN files by the triples path, a batch of
+    pairs at a time (memory: one batch, and per pair its score and id; a vectors file is
+    read once for the corpus's words, gathered by a first pass over the files), or
+    ``None`` for the general path: also when a pair cannot be scored, so that the error
+    names the graph's file and line as the general path does."""
+    from ..codecs.vectors import check_vectors, is_vector_file, read_edge_weights
+    from ..metrics.amr.wwlk import UnscoredPair, wwlk_triple_batches, wwlk_vocabulary
+
+    vectors = options.get("vectors")
+    if options.get("edge_weights") is not None:
+        read_edge_weights(options["edge_weights"])  # its errors before the corpus is read
+    check_vectors(vectors)
+    try:
+        vocab = None
+        if is_vector_file(vectors):
+            vocab = set()
+            for _, golds, systems in triple_pair_batches(gold, system, keep, WWLK_READ):
+                vocab |= wwlk_vocabulary((*golds, *systems), metric == "wwlk-k3e2n")
+        return wwlk_triple_batches(triple_pair_batches(gold, system, keep, WWLK_READ), metric,
+                                   vocabulary=vocab, **options)
+    except (_General, UnscoredPair):
         return None
 
 

@@ -46,7 +46,14 @@ A corpus is embedded in batches of pairs: one sparse product per round and draw 
 whole batch, every distinct graph of a batch embedded once, and the distance matrices of
 all its pairs computed in one call of a small compiled kernel per draw
 (:mod:`mrkit.metrics.amr._distances`; ``cdist`` per pair costs more in calls than in
-arithmetic on sentence graphs).
+arithmetic on sentence graphs).  The pairs stream (:func:`wwlk_stream`; ``mrkit score``
+reads them from the files a batch at a time, :func:`wwlk_triple_batches`): since every
+draw is seeded by its label, a pair's score depends neither on its batch nor on the rest
+of the corpus.
+
+A score is never made of numbers that went wrong: node vectors that overflow float64
+(huge edge weights; the vectors readers refuse non-finite and huge word vectors) and a
+transport problem POT does not solve to optimality are errors naming the pair's graph.
 
 ``wwlk``: k = 2 on the graph itself.  ``wwlk-k3e2n``: every labelled edge first becomes a
 node labelled ``:role`` (Levi graph, :func:`mrkit.metrics.amr.wlk.levi_graph`), k = 3, every
@@ -97,11 +104,27 @@ BATCH = 128
 enough that the stacked matrices stay in the CPU cache)."""
 
 
-def _lookup(label: str, emb: Embeddings) -> np.ndarray | None:
+def _normal(label: str) -> str:
     s = label.strip()
     if s == "-":
         s = "false-not-untrue"
-    s = _SENSE.sub("", s.replace('"', "").replace("'", "").lower()).replace(":", "")
+    return _SENSE.sub("", s.replace('"', "").replace("'", "").lower()).replace(":", "")
+
+
+def label_words(label: str) -> list[str]:
+    """Every word :func:`node_vector` may look up for ``label`` (the words a vectors file
+    is read for)."""
+    s = _normal(label)
+    words = s.split("-")
+    if "_" in s:
+        words += s.split("_")
+    if s.isnumeric():
+        words += list(s)
+    return words
+
+
+def _lookup(label: str, emb: Embeddings) -> np.ndarray | None:
+    s = _normal(label)
     vecs = [v for v in (emb.get(k) for k in s.split("-")) if v is not None]
     if "_" in s:
         vecs += [v for v in (emb.get(k) for k in s.split("_")) if v is not None]
@@ -148,10 +171,38 @@ def _dim(emb: Embeddings) -> int:
         v = emb.get(probe)
         if v is not None:
             return len(v)
+    if getattr(emb, "dim", None):  # a vectors file read for a corpus's words only
+        return emb.dim
     vectors = getattr(emb, "vectors", None)
     if vectors:
         return len(next(iter(vectors.values())))
     return 100
+
+
+class _Overflow(ArithmeticError):
+    """A node's vectors overflow float64 (``row``: its row in the stack)."""
+
+    def __init__(self, row: int) -> None:
+        super().__init__(row)
+        self.row = row
+
+
+class UnscoredPair(Exception):
+    """A pair WWLK cannot score: ``index`` (the pair's position), ``side`` (0 the gold
+    graph, 1 the system graph: the one at fault) and why (``detail``)."""
+
+    def __init__(self, index: int, side: int, detail: str) -> None:
+        super().__init__(index, side, detail)
+        self.index, self.side, self.detail = index, side, detail
+
+    def located(self, golds: Sequence[Graph], systems: Sequence[Graph]) -> InputError:
+        """The error naming the graph's file, line and id."""
+        g = (golds, systems)[self.side][self.index]
+        return InputError(self.detail, getattr(g, "source_file", None), getattr(g, "source_line", None),
+                          getattr(g, "id", None))
+
+
+OVERFLOW = "WWLK's node vectors overflow float64 (the edge weights or word vectors are too large)"
 
 
 class _Stack:
@@ -170,11 +221,13 @@ class _Stack:
         self.table = np.zeros((len(index), dim), dtype=np.float64)
         oov_rows: list[int] = []
         oov_vecs: list[np.ndarray] = []
+        self.cached = 0  # bytes added to the cache
         for label, i in index.items():
             v = cache.get(label)
             if v is None:
                 v = _lookup(label, emb)
                 v = cache[label] = oov_vectors(label, dim) if v is None else np.asarray(v, dtype=np.float64)
+                self.cached += v.nbytes
             if v.ndim == 2:
                 oov_rows.append(i)
                 oov_vecs.append(v)
@@ -275,6 +328,8 @@ class _Stack:
                 R[r + 1] = R[r]
         # each node: its rounds 0..k side by side, scaled to length 1
         norms = np.sqrt(np.einsum("rij,rij->i", R, R))
+        if not np.isfinite(norms).all():  # huge edge weights: no unit vector to compare
+            raise _Overflow(int(np.flatnonzero(~np.isfinite(norms))[0]))
         norms[norms == 0] = 1.0
         for r in range(k + 1):
             np.divide(R[r], norms[:, None], out=E[:, r * dim:(r + 1) * dim])
@@ -315,24 +370,32 @@ def _emd():
     return emd_c, check_result
 
 
+class _Unsolved(ArithmeticError):
+    """POT's network simplex did not end optimal (the message says why)."""
+
+
 def _transport_similarity(M: np.ndarray) -> float:
     """1 - the earth mover's distance between two uniform node sets with ground
-    distances ``M`` (C-contiguous), clipped to [0, 1]."""
+    distances ``M`` (C-contiguous, finite), clipped to [0, 1].  :class:`_Unsolved` when
+    the network simplex does not find the optimum (never a score from a failed solve)."""
     n, m = M.shape
     if n == 0 or m == 0:
         return 1.0 if n == m else 0.0
+    if not np.isfinite(M).all():
+        raise ValueError("the ground distances must be finite numbers")
     emd_c, check_result = _emd()
     a = np.full(n, 1.0 / n)
     b = np.full(m, 1.0 / m)
     # uniform marginals by construction and no use of the duals: call POT's network
     # simplex directly (ot.emd2's backend and marginal checks cost more than the solve
-    # on graphs this small); fall back to ot.emd2, which reports any failure, if the
-    # solver does not end optimal
+    # on graphs this small); if it stops at its iteration limit, once more with a limit
+    # that grows with the problem (bounded by MAX_CELLS)
     _plan, d, _u, _v, code = emd_c(a, b, M, 100000, 1)
-    if check_result(code) is not None:
-        import ot
-
-        d = ot.emd2(a, b, M, check_marginals=False, center_dual=False)
+    if code == 3:  # MAX_ITER_REACHED
+        _plan, d, _u, _v, code = emd_c(a, b, M, max(100000, 100 * n * m), 1)
+    message = check_result(code)
+    if message is not None:
+        raise _Unsolved(f"the transport problem of WWLK was not solved: {message}")
     return min(1.0, max(0.0, 1.0 - float(d)))
 
 
@@ -373,9 +436,13 @@ def distance_matrices(A: np.ndarray, B: np.ndarray, a_rows: np.ndarray,
 
 
 def wasserstein_similarity(A: np.ndarray, B: np.ndarray) -> float:
-    """1 - the Wasserstein distance of two node sets (rows), clipped to [0, 1]."""
+    """1 - the Wasserstein distance of two node sets (rows), clipped to [0, 1]
+    (``ValueError`` when a distance is not a finite number)."""
     M = distance_matrices(A, B, [[0, len(A)]], [[0, len(B)]])[0]
-    return _transport_similarity(M)
+    try:
+        return _transport_similarity(M)
+    except _Unsolved as exc:
+        raise ValueError(str(exc)) from None
 
 
 def wwlk_pair(gold: Graph, system: Graph, emb: Embeddings, k: int = 2, edge_to_node: bool = False,
@@ -384,61 +451,102 @@ def wwlk_pair(gold: Graph, system: Graph, emb: Embeddings, k: int = 2, edge_to_n
     return wwlk_scores([gold], [system], emb, k, edge_to_node, edge_weight, dim, cache)[0]
 
 
-def _too_large(g: Graph, n: int, m: int) -> InputError:
-    return InputError(f"WWLK would need a {n} x {m} node distance matrix (at most {MAX_CELLS:,} "
-                      "entries for two different graphs)", getattr(g, "source_file", None),
-                      getattr(g, "source_line", None), getattr(g, "id", None))
+def _too_large(n: int, m: int) -> str:
+    return (f"WWLK would need a {n} x {m} node distance matrix (at most {MAX_CELLS:,} "
+            "entries for two different graphs)")
 
 
-def wwlk_scores(golds: Sequence[Graph], systems: Sequence[Graph], emb: Embeddings, k: int = 2,
-                edge_to_node: bool = False, edge_weight: float | None = None, dim: int | None = None,
+def _key(lg: LabelledGraph) -> tuple:
+    """Two views with the same key have the same embedding (same labels and edges, in
+    the same order)."""
+    return tuple(lg.labels), tuple(lg.edges)
+
+
+def _nodes(lg: LabelledGraph, edge_to_node: bool) -> int:
+    """The nodes WWLK embeds of ``lg`` (the Levi graph has a node more per edge)."""
+    return len(lg.labels) + (len(lg.edges) if edge_to_node else 0)
+
+
+CACHE_BYTES = 4 << 20
+"""The label cache (word vectors and drawn vectors of the labels met) is emptied when it
+has grown by this much: memory does not grow with a corpus's vocabulary (its values do
+not depend on when they are computed)."""
+
+
+def wwlk_stream(pairs, emb: Embeddings, k: int = 2, edge_to_node: bool = False,
+                edge_weight: float | None = None, dim: int | None = None,
                 cache: dict[str, np.ndarray] | None = None, direction: str = "both",
-                role_weights: dict[str, float] | None = None) -> list[float]:
-    """WWLK of aligned graph lists, embedded ``BATCH`` pairs at a time.
-
-    ``edge_weight`` None: every edge label has its drawn weights (e2n: 1).  A graph that
-    occurs more than once (same labels and edges, in the same order: its embedding is the
-    same) is embedded once per batch; a pair of two such equal graphs scores 1 without
-    being embedded (every node is at expected distance 0 from its copy).  ``direction``:
-    where a node receives from (``both`` neighbours, ``fromout``: the targets of its
-    edges, ``fromin``: their sources; the reference's ``-communication_direction``);
-    ``role_weights``: fixed weights of edge labels (the others keep their draws)."""
+                role_weights: dict[str, float] | None = None):
+    """WWLK of pairs of labelled views ``(gold, system)`` (an iterable, read as it goes),
+    yielded in order: the pairs of two different graphs are embedded ``BATCH`` at a time
+    (a batch is the next ``BATCH`` such pairs, whatever comes between, and a pair's score
+    does not depend on its batch: the draws are seeded by the labels); a pair of two equal
+    graphs scores 1 without being embedded (every node is at expected distance 0 from its
+    copy).  Memory: one batch, and the scores of the pairs since the last one.  A pair
+    that cannot be scored (too large, overflowing node vectors, an unsolved transport
+    problem) raises :class:`UnscoredPair` when its batch is reached."""
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}, not {direction!r}")
     w = edge_weight if edge_weight is not None else (1.0 if edge_to_node else None)
     d = dim or _dim(emb)
     cache = {} if cache is None else cache
-    known: dict[tuple, int] = {}
-    views: list[LabelledGraph] = []
-    ids: list[int] = []
-    for g in (*golds, *systems):
-        v = labelled_graph(g)
-        key = (tuple(v.labels), tuple(v.edges))
-        u = known.get(key)
-        if u is None:
-            u = known[key] = len(views)
-            views.append(v)
-        ids.append(u)
-    if edge_to_node:
-        views = [levi_graph(v) for v in views]
-    n = len(golds)
-    per = [1.0] * n
-    todo = [i for i in range(n) if ids[i] != ids[n + i]]
-    for i in todo:
-        a, b = len(views[ids[i]]), len(views[ids[n + i]])
-        if a * b > MAX_CELLS:
-            raise _too_large(golds[i], a, b)
-    for start in range(0, len(todo), BATCH):  # batches keep the stacked matrices small
-        pairs = todo[start:start + BATCH]
-        need = [ids[i] for i in pairs] + [ids[n + i] for i in pairs]
-        slot = {u: j for j, u in enumerate(dict.fromkeys(need))}  # distinct graphs, in order
-        stack = _Stack([views[u] for u in slot], emb, d, w, cache, direction, role_weights)
-        pos = np.array([slot[u] for u in need], dtype=np.int64)
-        rows = np.stack([stack.bounds[pos], stack.bounds[pos + 1]], axis=1)
-        size = len(pairs)
-        a_rows, b_rows = rows[:size], rows[size:]
-        # pairs whose embeddings are the same in every draw need draw 0 only
-        rand = np.flatnonzero(stack.random[pos[:size]] | stack.random[pos[size:]])
+    grown = 0
+    pending: list[float | None] = []  # the scores since the last batch (None: in the batch)
+    batch: list[tuple] = []
+    for index, (a, b) in enumerate(pairs):
+        ka, kb = _key(a), _key(b)
+        if ka == kb:
+            pending.append(1.0)
+            continue
+        n, m = _nodes(a, edge_to_node), _nodes(b, edge_to_node)
+        if n * m > MAX_CELLS:
+            raise UnscoredPair(index, 0, _too_large(n, m))
+        pending.append(None)
+        batch.append((index, ka, kb, a, b))
+        if len(batch) == BATCH:
+            if grown > CACHE_BYTES:
+                cache.clear()
+                grown = 0
+            scores, added = _batch_scores(batch, emb, d, k, edge_to_node, w, cache, direction, role_weights)
+            grown += added
+            it = iter(scores)
+            yield from (next(it) if x is None else x for x in pending)
+            pending, batch = [], []
+    if batch:
+        scores, _ = _batch_scores(batch, emb, d, k, edge_to_node, w, cache, direction, role_weights)
+        it = iter(scores)
+        pending = [next(it) if x is None else x for x in pending]
+    yield from pending
+
+
+def _batch_scores(batch: list[tuple], emb: Embeddings, d: int, k: int, edge_to_node: bool,
+                  w: float | None, cache: dict, direction: str,
+                  role_weights: dict[str, float] | None) -> tuple[list[float], int]:
+    """The scores of a batch of pairs ``(index, gold key, system key, gold view, system
+    view)`` of different graphs, and the bytes added to ``cache``.  Every distinct graph
+    of the batch is embedded once: one sparse product per round and draw for all of
+    them, the distance matrices of all pairs in one compiled call per draw."""
+    size = len(batch)
+    keys = [p[1] for p in batch] + [p[2] for p in batch]
+    slot: dict[tuple, int] = {}
+    distinct: list[LabelledGraph] = []
+    for key, g in zip(keys, [p[3] for p in batch] + [p[4] for p in batch]):
+        if key not in slot:
+            slot[key] = len(distinct)
+            distinct.append(levi_graph(g) if edge_to_node else g)
+    stack = _Stack(distinct, emb, d, w, cache, direction, role_weights)
+    pos = np.array([slot[key] for key in keys], dtype=np.int64)
+
+    def at_fault(row: int) -> UnscoredPair:
+        j = int(np.searchsorted(stack.bounds, row, side="right")) - 1
+        first = int(np.flatnonzero(pos == j)[0])
+        return UnscoredPair(batch[first % size][0], first // size, OVERFLOW)
+
+    rows = np.stack([stack.bounds[pos], stack.bounds[pos + 1]], axis=1)
+    a_rows, b_rows = rows[:size], rows[size:]
+    # pairs whose embeddings are the same in every draw need draw 0 only
+    rand = np.flatnonzero(stack.random[pos[:size]] | stack.random[pos[size:]])
+    try:
         E = stack.embed(k, 0)
         flat = _distances_flat(E, E, a_rows, b_rows)
         mats = _split(flat, a_rows, b_rows)
@@ -450,9 +558,62 @@ def wwlk_scores(golds: Sequence[Graph], systems: Sequence[Graph], emb: Embedding
                 acc = f if acc is None else np.add(acc, f, out=acc)
             for j, M in zip(rand.tolist(), _split(acc, a_rows[rand], b_rows[rand])):
                 mats[j] = (mats[j] + M) / DRAWS
-        for i, M in zip(pairs, mats):
-            per[i] = _transport_similarity(M)
-    return per
+    except _Overflow as exc:
+        raise at_fault(exc.row) from None
+    scores = []
+    for (index, *_), M in zip(batch, mats):
+        try:
+            scores.append(_transport_similarity(M))
+        except _Unsolved as exc:
+            raise UnscoredPair(index, 0, str(exc)) from None
+    return scores, stack.cached
+
+
+def wwlk_scores(golds: Sequence[Graph], systems: Sequence[Graph], emb: Embeddings, k: int = 2,
+                edge_to_node: bool = False, edge_weight: float | None = None, dim: int | None = None,
+                cache: dict[str, np.ndarray] | None = None, direction: str = "both",
+                role_weights: dict[str, float] | None = None) -> list[float]:
+    """WWLK of aligned graph lists (:func:`wwlk_stream` of their labelled views).
+
+    ``edge_weight`` None: every edge label has its drawn weights (e2n: 1).
+    ``direction``: where a node receives from (``both`` neighbours, ``fromout``: the
+    targets of its edges, ``fromin``: their sources; the reference's
+    ``-communication_direction``); ``role_weights``: fixed weights of edge labels (the
+    others keep their draws).  A pair too large for WWLK is reported before any is
+    scored; errors name the graph (:class:`~mrkit.errors.InputError`)."""
+    views = [(labelled_graph(g), labelled_graph(s)) for g, s in zip(golds, systems)]
+    for i, (a, b) in enumerate(views):
+        n, m = _nodes(a, edge_to_node), _nodes(b, edge_to_node)
+        if n * m > MAX_CELLS and _key(a) != _key(b):
+            raise UnscoredPair(i, 0, _too_large(n, m)).located(golds, systems)
+    try:
+        return list(wwlk_stream(views, emb, k, edge_to_node, edge_weight, dim, cache, direction, role_weights))
+    except UnscoredPair as exc:
+        raise exc.located(golds, systems) from None
+
+
+def wwlk_vocabulary(graphs, edge_to_node: bool = False) -> set[str]:
+    """The words a vectors file is read for, for WWLK of graphs given by their Smatch
+    triples (:class:`~mrkit.features.triples.Triples`): the words of every label of their
+    labelled views (:func:`label_words`; with ``edge_to_node``, of the role nodes too).
+    A superset does no harm: a word's vector does not depend on the others read."""
+    labels = {""}  # a variable without a concept
+    for t in graphs:
+        labels.update(c for _, c in t.instances)
+        labels.update(v for _, _, v in t.attributes)
+        if edge_to_node:
+            labels.update(":" + r for _, r, _ in t.relations)
+            labels.update(":" + r for _, r, _ in t.attributes)
+    return {w for label in labels for w in label_words(label)}
+
+
+def _details(k: int, edge_to_node: bool, emb: Embeddings, direction: str, role_weights) -> dict:
+    details = {"k": k, "edge_to_node": edge_to_node, "vectors": emb.name, "corpus": "mean of pairs"}
+    if direction != "both":
+        details["direction"] = direction
+    if role_weights is not None:
+        details["edge_weights"] = len(role_weights)
+    return details
 
 
 def _run(name: str, golds, systems, vectors, k: int, edge_to_node: bool, edge_weight,
@@ -464,12 +625,41 @@ def _run(name: str, golds, systems, vectors, k: int, edge_to_node: bool, edge_we
     emb = get_embeddings(vectors)
     per = wwlk_scores(golds, systems, emb, k, edge_to_node, edge_weight, direction=direction,
                       role_weights=role_weights)
-    details = {"k": k, "edge_to_node": edge_to_node, "vectors": emb.name, "corpus": "mean of pairs"}
-    if direction != "both":
-        details["direction"] = direction
-    if role_weights is not None:
-        details["edge_weights"] = len(role_weights)
-    return mean_scores(name, per, [g.id for g in golds], details)
+    return mean_scores(name, per, [g.id for g in golds], _details(k, edge_to_node, emb, direction, role_weights))
+
+
+def wwlk_triple_batches(batches, name: str = "wwlk", vectors=None, k: int | None = None,
+                        edge_weight: float | None = None, direction: str = "both", edge_weights=None,
+                        vocabulary: set[str] | None = None) -> MetricScores:
+    """Metric ``name`` (``wwlk`` or ``wwlk-k3e2n``) of pairs streamed as batches ``(ids,
+    gold triples, system triples)``: the result of the registered metric on the same
+    pairs, holding one batch and the pairs' scores and ids.  ``vocabulary``: the corpus's
+    words (:func:`wwlk_vocabulary`) when ``vectors`` is a file.  A pair that cannot be
+    scored raises :class:`UnscoredPair` (the caller reads the graphs to name it)."""
+    from array import array
+
+    from ...codecs.vectors import read_edge_weights
+    from ...features.labelled import labelled_from_triples
+    from ..result import metric_scores
+
+    edge_to_node = name == "wwlk-k3e2n"
+    k = k if k is not None else (3 if edge_to_node else 2)
+    role_weights = read_edge_weights(edge_weights) if edge_weights is not None else None
+    emb = get_embeddings(vectors, vocab=vocabulary) if vocabulary is not None else get_embeddings(vectors)
+    ids: list[str | None] = []
+
+    def pairs():
+        for batch_ids, golds, systems in batches:
+            check_pairs(golds, systems)
+            ids.extend(batch_ids)
+            for a, b in zip(golds, systems):
+                yield labelled_from_triples(a), labelled_from_triples(b)
+
+    per = array("d", wwlk_stream(pairs(), emb, k, edge_to_node, edge_weight, direction=direction,
+                                 role_weights=role_weights))
+    rows = np.column_stack([np.frombuffer(per, dtype=np.float64), np.ones(len(per))]) if len(per) else []
+    return metric_scores(name, rows, ids, mean_reduce, MEAN_COLUMNS, None,
+                         _details(k, edge_to_node, emb, direction, role_weights))
 
 
 # WWLK embeds batches of distinct graphs together with the word vectors (one corpus-level
