@@ -114,6 +114,36 @@ def quiet_highs():
     return h
 
 
+def rowwise_lp(cost, rows):
+    """A HiGHS model that maximises ``cost`` over columns in [0, 1] subject to ``rows``
+    ``(columns, values, lower, upper)`` (the matrix written row-wise); integrality is the
+    caller's."""
+    import highspy
+
+    n, m = len(cost), len(rows)
+    lp = highspy.HighsLp()
+    lp.num_col_ = n
+    lp.num_row_ = m
+    lp.col_cost_ = np.array(cost, dtype=np.float64)
+    lp.col_lower_ = np.zeros(n)
+    lp.col_upper_ = np.ones(n)
+    lp.row_lower_ = np.array([r[2] for r in rows], dtype=np.float64)
+    lp.row_upper_ = np.array([r[3] for r in rows], dtype=np.float64)
+    lp.sense_ = highspy.ObjSense.kMaximize
+    starts, index, value = [0], [], []
+    for cols, vals, _, _ in rows:
+        index.extend(cols)
+        value.extend(vals)
+        starts.append(len(index))
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+    lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
+    lp.a_matrix_.index_ = np.array(index, dtype=np.int32)
+    lp.a_matrix_.value_ = np.array(value, dtype=np.float64)
+    lp.a_matrix_.num_col_ = n
+    lp.a_matrix_.num_row_ = m
+    return lp
+
+
 class _Model:
     """The ILP of a problem, built once: its LP relaxation and the MIP share it."""
 
@@ -139,10 +169,10 @@ class _Model:
                         continue  # a loop can only match a loop
                     y_list.append((e, f, s, js, t, jt))
         n_y = len(y_list)
-        n_var = n_x + n_y
         obj += [1.0] * n_y
 
-        rows: list[tuple[list[int], list[float], float]] = []  # (indices, values, upper)
+        rows: list[tuple[list[int], list[float], float, float]] = []  # (indices, values, lower, upper)
+        inf = highspy.kHighsInf
         by_i: dict[int, list[int]] = defaultdict(list)
         by_j: dict[int, list[int]] = defaultdict(list)
         for k, (i, j) in enumerate(pairs):
@@ -150,7 +180,7 @@ class _Model:
             by_j[int(j)].append(k)
         for ks in list(by_i.values()) + list(by_j.values()):
             if len(ks) > 1:
-                rows.append((ks, [1.0] * len(ks), 1.0))
+                rows.append((ks, [1.0] * len(ks), -inf, 1.0))
         # aggregated linking constraints: sum of y over a group <= x of the shared pair
         groups: dict[tuple, list[int]] = defaultdict(list)
         for k, (e, f, i, j, i2, j2) in enumerate(y_list):
@@ -170,31 +200,9 @@ class _Model:
             else:
                 pair = (node, int(p.b_edges[e_or_f][1]))
             x = xid[pair]
-            rows.append((ys + [x], [1.0] * len(ys) + [-1.0], 0.0))
+            rows.append((ys + [x], [1.0] * len(ys) + [-1.0], -inf, 0.0))
 
-        inf = highspy.kHighsInf
-        lp = highspy.HighsLp()
-        lp.num_col_ = n_var
-        lp.num_row_ = len(rows)
-        lp.col_cost_ = np.array(obj, dtype=np.float64)
-        lp.col_lower_ = np.zeros(n_var)
-        lp.col_upper_ = np.ones(n_var)
-        lp.row_lower_ = np.full(len(rows), -inf)
-        lp.row_upper_ = np.array([r[2] for r in rows], dtype=np.float64)
-        lp.sense_ = highspy.ObjSense.kMaximize
-        # row-wise matrix
-        starts, index, value = [0], [], []
-        for idx, val, _ in rows:
-            index.extend(idx)
-            value.extend(val)
-            starts.append(len(index))
-        lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
-        lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
-        lp.a_matrix_.index_ = np.array(index, dtype=np.int32)
-        lp.a_matrix_.value_ = np.array(value, dtype=np.float64)
-        lp.a_matrix_.num_col_ = n_var
-        lp.a_matrix_.num_row_ = len(rows)
-        self.lp = lp
+        self.lp = rowwise_lp(obj, rows)
         self.pairs, self.xid, self.y_list, self.n_x, self.n_y = pairs, xid, y_list, n_x, n_y
 
     @property

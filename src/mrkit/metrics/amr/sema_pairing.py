@@ -213,7 +213,7 @@ def _ilp(steps: list, start: int) -> int:
     import highspy
     import numpy as np
 
-    from ...align.ilp import quiet_highs
+    from ...align.ilp import quiet_highs, rowwise_lp
 
     xs: list = []  # (step, option)
     for d, (_, opts) in enumerate(steps):
@@ -242,26 +242,7 @@ def _ilp(steps: list, start: int) -> int:
         by_node.setdefault(("v", p[1]), []).append(n_x + j)
     rows += [(cols, [1.0] * len(cols), -inf, 1.0) for cols in by_node.values() if len(cols) > 1]
     rows += [([n_x + j] + ks, [1.0] + [-1.0] * len(ks), -inf, 0.0) for j, ks in enumerate(carriers)]
-    lp = highspy.HighsLp()
-    lp.num_col_ = n_x + n_y
-    lp.num_row_ = len(rows)
-    lp.col_cost_ = np.array([0.0] * n_x + [1.0] * n_y)
-    lp.col_lower_ = np.zeros(n_x + n_y)
-    lp.col_upper_ = np.ones(n_x + n_y)
-    lp.row_lower_ = np.array([r[2] for r in rows], dtype=np.float64)
-    lp.row_upper_ = np.array([r[3] for r in rows], dtype=np.float64)
-    lp.sense_ = highspy.ObjSense.kMaximize
-    starts, index, value = [0], [], []
-    for cols, vals, _, _ in rows:
-        index.extend(cols)
-        value.extend(vals)
-        starts.append(len(index))
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
-    lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
-    lp.a_matrix_.index_ = np.array(index, dtype=np.int32)
-    lp.a_matrix_.value_ = np.array(value, dtype=np.float64)
-    lp.a_matrix_.num_col_ = n_x + n_y
-    lp.a_matrix_.num_row_ = len(rows)
+    lp = rowwise_lp([0.0] * n_x + [1.0] * n_y, rows)
     lp.integrality_ = [highspy.HighsVarType.kInteger] * n_x + [highspy.HighsVarType.kContinuous] * n_y
     h = quiet_highs()
     h.setOptionValue("output_flag", False)
