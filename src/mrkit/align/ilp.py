@@ -114,6 +114,25 @@ def quiet_highs():
     return h
 
 
+def configured_highs(time_limit: float | None = None, iterations: int | None = None,
+                     max_nodes: int | None = None):
+    """This thread's HiGHS instance (:func:`quiet_highs`) with every option mrkit sets:
+    one thread, exact MIP gaps, and the limits given (``None``: none)."""
+    # the instance is reused: every option mrkit ever sets is set on every solve
+    h = quiet_highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("threads", 1)
+    h.setOptionValue("mip_rel_gap", 0.0)
+    h.setOptionValue("mip_abs_gap", 1e-6)
+    h.setOptionValue("presolve", "choose")
+    h.setOptionValue("simplex_iteration_limit", _INT_MAX if iterations is None else int(iterations))
+    h.setOptionValue("mip_max_nodes", _INT_MAX if max_nodes is None else max(1, int(max_nodes)))
+    # HiGHS compares its time limit with the run clock of the instance, which adds
+    # up over every run of the (reused) instance
+    h.setOptionValue("time_limit", float("inf") if time_limit is None else h.getRunTime() + float(time_limit))
+    return h
+
+
 def rowwise_lp(cost, rows):
     """A HiGHS model that maximises ``cost`` over columns in [0, 1] subject to ``rows``
     ``(columns, values, lower, upper)`` (the matrix written row-wise); integrality is the
@@ -210,19 +229,7 @@ class _Model:
         return int(self.lp.num_row_)
 
     def _highs(self, time_limit: float | None, iterations: int | None = None, max_nodes: int | None = None):
-        # the instance is reused: every option mrkit ever sets is set on every solve
-        h = quiet_highs()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("threads", 1)
-        h.setOptionValue("mip_rel_gap", 0.0)
-        h.setOptionValue("mip_abs_gap", 1e-6)
-        h.setOptionValue("presolve", "choose")
-        h.setOptionValue("simplex_iteration_limit", _INT_MAX if iterations is None else int(iterations))
-        h.setOptionValue("mip_max_nodes", _INT_MAX if max_nodes is None else max(1, int(max_nodes)))
-        # HiGHS compares its time limit with the run clock of the instance, which adds
-        # up over every run of the (reused) instance
-        h.setOptionValue("time_limit", float("inf") if time_limit is None else h.getRunTime() + float(time_limit))
-        return h
+        return configured_highs(time_limit, iterations, max_nodes)
 
     def lp_bound(self, time_limit: float | None = None, iterations: int | None = None) -> tuple[float, int]:
         """(optimal value of the LP relaxation, simplex iterations used): an upper bound of

@@ -16,7 +16,7 @@ takes one edge of the larger side: adding a pair of edges only adds node pairs, 
 optimum pairs as many edges as it can), bounded by the largest matching of the node pairs
 still carried by some choice; a block the search does not close within ``budget`` steps
 is handed to HiGHS as an integer program, through the engine's instance
-(:func:`mrkit.align.ilp.quiet_highs`).
+(:func:`mrkit.align.ilp.configured_highs`).
 
 Why a small search here rather than the engine (the project's rule: alignment goes to
 :mod:`mrkit.align`): the problem is not the engine's (:mod:`mrkit.align.problem`: there an
@@ -213,7 +213,7 @@ def _ilp(steps: list, start: int) -> int:
     import highspy
     import numpy as np
 
-    from ...align.ilp import quiet_highs, rowwise_lp
+    from ...align.ilp import configured_highs, rowwise_lp
 
     xs: list = []  # (step, option)
     for d, (_, opts) in enumerate(steps):
@@ -244,15 +244,7 @@ def _ilp(steps: list, start: int) -> int:
     rows += [([n_x + j] + ks, [1.0] + [-1.0] * len(ks), -inf, 0.0) for j, ks in enumerate(carriers)]
     lp = rowwise_lp([0.0] * n_x + [1.0] * n_y, rows)
     lp.integrality_ = [highspy.HighsVarType.kInteger] * n_x + [highspy.HighsVarType.kContinuous] * n_y
-    h = quiet_highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("threads", 1)
-    h.setOptionValue("mip_rel_gap", 0.0)
-    h.setOptionValue("mip_abs_gap", 1e-6)
-    h.setOptionValue("presolve", "choose")
-    h.setOptionValue("simplex_iteration_limit", 2**31 - 1)
-    h.setOptionValue("mip_max_nodes", 2**31 - 1)
-    h.setOptionValue("time_limit", float("inf"))
+    h = configured_highs()
     if h.passModel(lp) != highspy.HighsStatus.kOk:
         raise RuntimeError("HiGHS refused the model of SEMA's pairing")
     h.run()
