@@ -31,6 +31,41 @@ def is_sharded(spec: str) -> bool:
     return os.path.isdir(spec) or (not os.path.exists(spec) and any(c in spec for c in "*?["))
 
 
+class HeldWarnings:
+    """The warnings of a reader, held until it has read its file whole: ``with held:``
+    around each step of the reading (warnings raised inside are kept), then
+    :meth:`show` once the file is read.  A file that fails gives one line (its error),
+    not its warnings before it.  Each message is shown once per process, as
+    ``warnings.warn`` does by default."""
+
+    _shown: set = set()
+
+    def __init__(self) -> None:
+        self.caught: list = []
+
+    def __enter__(self) -> "HeldWarnings":
+        import warnings
+
+        self._catch = warnings.catch_warnings(record=True)
+        self._log = self._catch.__enter__()
+        warnings.simplefilter("always")
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.caught.extend(self._log)
+        self._catch.__exit__(*exc)
+
+    def show(self) -> None:
+        import warnings
+
+        for w in self.caught:
+            key = (str(w.message), w.category)
+            if key not in HeldWarnings._shown:
+                HeldWarnings._shown.add(key)
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        self.caught = []
+
+
 CHUNK = 256
 """Pairs per task handed to an executor (large enough to amortise a worker round trip,
 small enough to keep every worker busy and memory flat)."""

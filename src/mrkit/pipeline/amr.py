@@ -116,9 +116,6 @@ def cores_free() -> bool:
 
 # ------------------------------------------------------------------ reading graphs
 
-_SHOWN_WARNINGS: set = set()  # warnings held while a file was read, shown once each (as warnings.warn does)
-
-
 def iter_amr_graphs(path: str, format: str | None = None) -> Iterator[Graph]:
     """Stream the AMR graphs of one file (``-``: standard input), as PENMAN-style graphs
     (variables as node ids) whatever the input format."""
@@ -130,28 +127,23 @@ def _graphs(path: str, fmt: str) -> Iterator[Graph]:
     label = _label(path)
     if fmt == "mrp":
         import io
-        import warnings
 
         from ..codecs.amr_mrp import mrp_to_penman
         from ..codecs.mrp import iter_mrp
+        from . import HeldWarnings
 
         source = io.TextIOWrapper(_stdin_bytes(), encoding="utf-8") if path == STDIN else path
-        graphs, held = iter_mrp(source, label), []
+        graphs, held = iter_mrp(source, label), HeldWarnings()
         while True:  # the reader's warnings held until the file is read whole: a bad file gives one line
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
+            with held:
                 g = next(graphs, None)
-            held.extend(caught)
             if g is None:
                 break
             if g.framework not in (None, "amr"):
                 raise InputError(f"{g.framework} graph, not AMR: Smatch scores AMR graphs",
                                  g.source_file, g.source_line, g.id)
             yield mrp_to_penman(g)
-        for w in held:
-            if (str(w.message), w.category) not in _SHOWN_WARNINGS:
-                _SHOWN_WARNINGS.add((str(w.message), w.category))
-                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        held.show()
         return
     from ..codecs.penman import iter_blocks, parse_block
 

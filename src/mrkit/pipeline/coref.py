@@ -24,7 +24,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..errors import InputError
-from . import stream
+from . import HeldWarnings, stream
 
 if TYPE_CHECKING:  # numpy and the metrics load when a command scores
     import numpy as np
@@ -100,9 +100,6 @@ def check_stdin(*paths: str | None) -> None:
         raise MrkitError("standard input ('-') can be read only once: give '-' for one file at most")
 
 
-_SHOWN_WARNINGS: set = set()  # warnings held while a file was read, shown once each (as warnings.warn does)
-
-
 def read_documents(path: str | os.PathLike, fmt: str | None = "auto", unclosed: str = "error",
                    tokens: bool = False, entity_ids: bool = False) -> list["CorefDocument"]:
     """Documents of a column file, a jsonlines file, a SciCo file or scorch JSON (a file
@@ -122,13 +119,9 @@ def read_documents(path: str | os.PathLike, fmt: str | None = "auto", unclosed: 
         if (tokens or entity_ids) and fmt != "conll":
             what = "token columns (heads, parse trees)" if tokens else "entity identifiers shared by documents"
             raise InputError(f"is read as {fmt}: {what} need a column file", src.name)
-        with warnings.catch_warnings(record=True) as caught:  # held: a file that fails gives one line
-            warnings.simplefilter("always")
+        with HeldWarnings() as held:  # a file that fails gives one line
             items = COREF_CODECS[fmt].read(src.path, *((unclosed, tokens, entity_ids) if fmt == "conll" else ()))
-        for w in caught:
-            if (str(w.message), w.category) not in _SHOWN_WARNINGS:
-                _SHOWN_WARNINGS.add((str(w.message), w.category))
-                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        held.show()
         if fmt == "scico":
             items = [t.document() for t in items]
         return src.rename(items)

@@ -117,23 +117,22 @@ def _normal(label: str) -> str:
     return _SENSE.sub("", s.replace('"', "").replace("'", "").lower()).replace(":", "")
 
 
+def _words(s: str) -> list[str]:
+    """The words of a normalised label whose vectors are averaged: its parts at ``-``,
+    then at ``_``."""
+    return s.split("-") + s.split("_") if "_" in s else s.split("-")
+
+
 def label_words(label: str) -> list[str]:
     """Every word :func:`node_vector` may look up for ``label`` (the words a vectors file
-    is read for)."""
+    is read for): :func:`_words`, and the digits of a number."""
     s = _normal(label)
-    words = s.split("-")
-    if "_" in s:
-        words += s.split("_")
-    if s.isnumeric():
-        words += list(s)
-    return words
+    return _words(s) + list(s) if s.isnumeric() else _words(s)
 
 
 def _lookup(label: str, emb: Embeddings) -> np.ndarray | None:
     s = _normal(label)
-    vecs = [v for v in (emb.get(k) for k in s.split("-")) if v is not None]
-    if "_" in s:
-        vecs += [v for v in (emb.get(k) for k in s.split("_")) if v is not None]
+    vecs = [v for v in map(emb.get, _words(s)) if v is not None]
     if not vecs and s.isnumeric():
         vecs = [v / (1 + i) for i, v in enumerate(emb.get(ch) for ch in s) if v is not None]
     return np.mean(vecs, axis=0) if vecs else None
